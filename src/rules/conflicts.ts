@@ -164,8 +164,11 @@ function intersection(
 
 function byField(documents: Document[]): Map<string, string[]> {
   const fields = new Map<string, string[]>();
-  for (const { fieldName, value } of documents)
-    fields.set(fieldName, [...(fields.get(fieldName) ?? []), value]);
+  for (const { fieldName, value } of documents) {
+    const values = fields.get(fieldName) ?? [];
+    values.push(value);
+    fields.set(fieldName, values);
+  }
   return fields;
 }
 
