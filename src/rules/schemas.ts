@@ -1,5 +1,5 @@
 // Rules API shapes on the wire: what clients send and what we answer.
-import Type, { type Static, type TSchema } from 'typebox';
+import Type, { type Static, type TOptional, type TProperties, type TSchema } from 'typebox';
 import { CONTENT_TYPES, CommonContentFields, RULE_TYPES, TypeFields } from './content-schema.js';
 
 export const RuleTypeSchema = Type.Enum(RULE_TYPES);
@@ -31,17 +31,27 @@ const ExternalId = Type.String({ minLength: 1, maxLength: 200 });
 const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
 
 // Every type's own fields, optional: one flat object serialises fast and reads
-// well in the OpenAPI document, where a union of six shapes would not.
-const AnyTypeFields = Object.fromEntries(
-  Object.values(TypeFields).flatMap((fields) =>
-    Object.entries(fields).map(([key, schema]) => [key, Type.Optional(schema)]),
-  ),
+// well in the OpenAPI document, where a union of six shapes would not. Without
+// defaults, as no schema on the wire may apply them: Fastify's Ajv fills them
+// into bodies and its serializer into answers, which would give every rule
+// every type's defaults (a `boost` on a blockList). `validateRuleContent`
+// applies the defaults of the rule's own type.
+const AnyTypeFields = allOptional(
+  withoutDefaults({
+    ...TypeFields.blockList,
+    ...TypeFields.boostList,
+    ...TypeFields.buryList,
+    ...TypeFields.pinned,
+    ...TypeFields.redirect,
+    ...TypeFields.banner,
+  }),
 );
+const CommonFields = withoutDefaults(CommonContentFields);
 
 /** A content as answered: the common fields, `type`, and the fields of that type. */
 export const RuleContentResponse = Type.Object({
   type: RuleTypeSchema,
-  ...CommonContentFields,
+  ...CommonFields,
   ...AnyTypeFields,
 });
 
@@ -82,19 +92,17 @@ export const RuleResponse = Type.Object({
 });
 export type RuleResponse = Static<typeof RuleResponse>;
 
-// The body schemas only document the shape and reject wrong JSON types early.
-// They carry no defaults, because a validator applying them (Fastify's Ajv does)
-// would give every rule every type's defaults (a `boost` on a blockList);
-// `validateRuleContent` applies the defaults of the rule's own type. Unknown
-// members are kept, not stripped, so that validation can name them.
+// The body schemas document the shape and reject wrong JSON types early; the
+// rules of each type are checked by `validateRuleContent`. Unknown members are
+// kept, not stripped, so that validation can name them.
 const bodyProperties = {
   ...Object.fromEntries(
-    Object.entries({ ...CommonContentFields, ...AnyTypeFields }).map(([key, schema]) => [
+    Object.entries({ ...CommonFields, ...AnyTypeFields }).map(([key, schema]) => [
       key,
-      Type.Optional(withoutDefaults(schema)),
+      Type.Optional(schema),
     ]),
   ),
-  name: CommonContentFields.name,
+  name: CommonFields.name,
   externalId: Type.Optional(Nullable(ExternalId)),
   contentType: Type.Optional(Type.Enum(CONTENT_TYPES)),
   migratedId: Type.Optional(Nullable(ExternalId)),
@@ -106,6 +114,14 @@ export const RuleCreateBody = Type.Object({ ...bodyProperties, type: Type.String
 
 /** `PUT /em-rules/{id}`: `type` may be left out (it cannot change). */
 export const RuleUpdateBody = Type.Object({ ...bodyProperties, type: Type.Optional(Type.String()) });
+
+function allOptional<Properties extends TProperties>(
+  properties: Properties,
+): { [Key in keyof Properties]: TOptional<Properties[Key]> } {
+  const optional = Object.entries(properties).map(([key, schema]) => [key, Type.Optional(schema)]);
+  // Object.fromEntries forgets the keys; the mapped type restores what the loop does.
+  return Object.fromEntries(optional) as { [Key in keyof Properties]: TOptional<Properties[Key]> };
+}
 
 function withoutDefaults<T>(schema: T): T {
   if (Array.isArray(schema)) return schema.map(withoutDefaults) as T;
