@@ -24,12 +24,7 @@ export function validateRuleContent(
   options: { type?: RuleType } = {},
 ): Validation<RuleContent> {
   if (!isObject(body)) return invalid([{ field: 'body', message: 'body must be a JSON object' }]);
-  const type =
-    body.type === undefined && options.type !== undefined
-      ? { ok: true as const, value: options.type }
-      : body.type === undefined
-        ? invalid([{ field: 'type', message: 'type is required' }])
-        : normaliseRuleType(body.type);
+  const type = typeOf(body, options.type);
   if (!type.ok) return type;
 
   const { content, errors } = contentMembers(body, type.value);
@@ -37,6 +32,12 @@ export function validateRuleContent(
   if (errors.length === 0) errors.push(...semanticErrors(content));
   if (errors.length > 0) return invalid(errors);
   return { ok: true, value: normalise(content) };
+}
+
+function typeOf(body: Record<string, unknown>, stored: RuleType | undefined): Validation<RuleType> {
+  if (body.type !== undefined) return normaliseRuleType(body.type);
+  if (stored !== undefined) return { ok: true, value: stored };
+  return invalid([{ field: 'type', message: 'type is required' }]);
 }
 
 /** The members of the body that belong to a content of `type`; others are errors or ignored. */
