@@ -3,7 +3,7 @@ import Type, { type Static, type TOptional, type TProperties, type TSchema } fro
 import { CONTENT_TYPES, CommonContentFields, RULE_TYPES, TypeFields } from './content-schema.js';
 
 export const RuleTypeSchema = Type.Enum(RULE_TYPES);
-export const ContentTypeSchema = Type.Enum(CONTENT_TYPES, { default: 'RULE' });
+export const ContentTypeSchema = Type.Enum(CONTENT_TYPES);
 export const PublishStateSchema = Type.Enum(['DRAFT', 'PUBLISHED', 'PUBLISHED_WITH_DRAFT_EDITS']);
 
 /** Fields we answer but never take from a body; a PUT carrying them back ignores them. */
@@ -73,7 +73,7 @@ export const SyncStatusSchema = Type.Object({
 export const RuleResponse = Type.Object({
   id: Type.String({ format: 'uuid' }),
   externalId: Nullable(ExternalId),
-  contentType: Type.Enum(CONTENT_TYPES),
+  contentType: ContentTypeSchema,
   createdBy: Type.String(),
   creationDate: Type.String({ format: 'date-time' }),
   lastModifiedBy: Type.String(),
@@ -104,7 +104,7 @@ const bodyProperties = {
   ),
   name: CommonFields.name,
   externalId: Type.Optional(Nullable(ExternalId)),
-  contentType: Type.Optional(Type.Enum(CONTENT_TYPES)),
+  contentType: Type.Optional(ContentTypeSchema),
   migratedId: Type.Optional(Nullable(ExternalId)),
   ...Object.fromEntries(READ_ONLY_FIELDS.map((key) => [key, Type.Optional(Type.Unknown())])),
 };
