@@ -12,6 +12,7 @@ import { createMetrics } from './http/metrics.js';
 import { FailureLimiter } from './http/rate-limiter.js';
 import { ErrorBodySchema } from './http/schemas.js';
 import { linksArea } from './links/routes.js';
+import { rulesArea } from './rules/routes.js';
 import { AdminVerifier } from './security/admin-credentials.js';
 import type { Store } from './storage/database.js';
 import { isMigrated } from './storage/migrate.js';
@@ -25,7 +26,7 @@ export interface AppDeps {
   now?: () => Date;
 }
 
-const areas: Area[] = [linksArea];
+const areas: Area[] = [linksArea, rulesArea];
 
 const ID_OF_APP = /^[A-Za-z0-9._-]{1,128}$/;
 

@@ -103,6 +103,8 @@ const bodyProperties = {
     ]),
   ),
   name: CommonFields.name,
+  // Sent partially ({ queries } alone); the content validation applies the defaults.
+  conditions: Type.Optional(Type.Partial(CommonFields.conditions)),
   externalId: Type.Optional(Nullable(ExternalId)),
   contentType: Type.Optional(ContentTypeSchema),
   migratedId: Type.Optional(Nullable(ExternalId)),

@@ -1,4 +1,12 @@
 import type { LinkTable } from '../links/tables.js';
+import type {
+  RuleBulkOperationTable,
+  RuleFacetTable,
+  RuleTable,
+  RuleWordTable,
+  StudioClientTable,
+  StudioTable,
+} from '../rules/tables.js';
 
 /** Key/value settings of the service itself (the admin password hash, …). */
 export interface SettingTable {
@@ -10,4 +18,10 @@ export interface SettingTable {
 export interface Database {
   setting: SettingTable;
   link: LinkTable;
+  studio: StudioTable;
+  studio_client: StudioClientTable;
+  rule: RuleTable;
+  rule_facet: RuleFacetTable;
+  rule_word: RuleWordTable;
+  rule_bulk_operation: RuleBulkOperationTable;
 }
