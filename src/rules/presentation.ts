@@ -84,7 +84,8 @@ function syncStatus(configured: boolean, { meta }: StoredRule, stage: 'staging' 
   const lastSyncedAt = stage === 'staging' ? meta.stagingSyncedAt : meta.liveSyncedAt;
   let status: SyncStatus['status'] = 'PENDING';
   if (!configured) status = 'NOT_CONFIGURED';
-  else if (synced === version) status = 'SYNCED';
+  // A never-published rule has no live content to deliver (version 0).
+  else if (synced === version || version === 0) status = 'SYNCED';
   else if (failed === version) status = 'FAILED';
   return { version, lastSyncedVersion: synced, status, lastSyncedAt };
 }

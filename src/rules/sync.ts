@@ -74,7 +74,9 @@ export class SyncQueue {
     const stages: Array<[Stage, number, unknown]> = [];
     if (meta.stagingSyncedVersion !== meta.stagingVersion)
       stages.push(['staging', meta.stagingVersion, rule.staging]);
-    if (meta.liveSyncedVersion !== meta.liveVersion) stages.push(['live', meta.liveVersion, rule.live]);
+    // Live version 0 is "never published": nothing to deliver.
+    if (meta.liveVersion > 0 && meta.liveSyncedVersion !== meta.liveVersion)
+      stages.push(['live', meta.liveVersion, rule.live]);
     let failed = false;
     for (const [stage, version, content] of stages) {
       const payload = { event: 'rule.changed', studioId, ruleId: rule.id, stage, version, content };
