@@ -29,5 +29,8 @@ function newMigrator(store: Store): Migrator {
     db: store.db,
     provider: { getMigrations: async () => migrationsFor(store.engine) },
     allowUnorderedMigrations: true,
+    // Named explicitly: Kysely otherwise looks for its tables in every schema of the
+    // database and takes another schema's for ours.
+    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
   });
 }
