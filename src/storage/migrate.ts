@@ -1,4 +1,4 @@
-import { Migrator, sql } from 'kysely';
+import { Migrator } from 'kysely';
 import type { Store } from './database.js';
 import { migrationsFor } from './migrations/index.js';
 
@@ -7,7 +7,7 @@ import { migrationsFor } from './migrations/index.js';
  * lock while it does, so nodes starting together on one PostgreSQL do not race.
  */
 export async function migrateToLatest(store: Store): Promise<string[]> {
-  const migrator = await newMigrator(store);
+  const migrator = newMigrator(store);
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
@@ -15,7 +15,7 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
 
 /** True when every known migration has been applied (the readiness check). */
 export async function isMigrated(store: Store): Promise<boolean> {
-  const migrations = await (await newMigrator(store)).getMigrations();
+  const migrations = await newMigrator(store).getMigrations();
   return migrations.every((m) => m.executedAt !== undefined);
 }
 
@@ -24,18 +24,13 @@ export async function isMigrated(store: Store): Promise<boolean> {
  * 03xx), so an area's new migration may sort before one already applied: order within an
  * area is what matters, and areas do not touch each other's tables.
  */
-async function newMigrator(store: Store): Promise<Migrator> {
+function newMigrator(store: Store): Migrator {
   return new Migrator({
     db: store.db,
     provider: { getMigrations: async () => migrationsFor(store.engine) },
     allowUnorderedMigrations: true,
-    // Kysely looks for its own tables in every schema unless told which: with another
-    // schema's migration tables in the same PostgreSQL database it would skip creating ours.
-    ...(store.engine === 'postgres' ? { migrationTableSchema: await currentSchema(store) } : {}),
+    // Named explicitly: Kysely otherwise looks for its tables in every schema of the
+    // database and takes another schema's for ours.
+    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
   });
-}
-
-async function currentSchema(store: Store): Promise<string> {
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db);
-  return rows[0]!.schema;
 }
