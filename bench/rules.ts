@@ -12,16 +12,36 @@ import { validateRuleContent } from '../src/rules/validation.js';
 import { openStore } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import type { Database } from '../src/storage/schema.js';
-import type { Benchmark } from './run.js';
 import { type LoadResult, load, loadTable, seededRandom, startBare, startService } from './lib.js';
+import type { Benchmark } from './run.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const SMALL = quick ? 1_000 : 10_000;
 const LARGE = quick ? 10_000 : 100_000;
 const OTHERS = quick ? 20_000 : 1_000_000;
 const SECONDS = quick ? 3 : 15;
-const WORDS = ['laptop', 'phone', 'tablet', 'camera', 'monitor', 'printer', 'sale', 'summer', 'winter', 'gaming',
-  'office', 'kitchen', 'garden', 'audio', 'storage', 'network', 'outdoor', 'kids', 'fashion', 'sport'];
+const WORDS = [
+  'laptop',
+  'phone',
+  'tablet',
+  'camera',
+  'monitor',
+  'printer',
+  'sale',
+  'summer',
+  'winter',
+  'gaming',
+  'office',
+  'kitchen',
+  'garden',
+  'audio',
+  'storage',
+  'network',
+  'outdoor',
+  'kids',
+  'fashion',
+  'sport',
+];
 const TAGS = Array.from({ length: 50 }, (_, i) => `tag${i}`);
 const TYPES = ['blockList', 'boostList', 'buryList', 'pinned', 'redirect', 'banner'] as const;
 const DOCUMENTS = 200_000;
@@ -31,17 +51,32 @@ export const rulesBenchmark: Benchmark = {
   async run() {
     const dataDir = mkdtempSync(join(tmpdir(), 'searchdeck-bench-rules-'));
     const secretKey = Buffer.alloc(32, 3).toString('base64');
-    const env = { SEARCHDECK_DATA_DIR: dataDir, SEARCHDECK_ADMIN_PASSWORD: 'bench-password', SEARCHDECK_SECRET_KEY: secretKey };
+    const env = {
+      SEARCHDECK_DATA_DIR: dataDir,
+      SEARCHDECK_ADMIN_PASSWORD: 'bench-password',
+      SEARCHDECK_SECRET_KEY: secretKey,
+    };
     try {
       const started = Date.now();
       const clients = await seed(dataDir);
       const seedSeconds = Math.round((Date.now() - started) / 1000);
       const service = await startService(env);
-      const bare = await startBare({ content: [], page: { size: 20, number: 0, totalElements: 0, totalPages: 0 } });
+      const bare = await startBare({
+        content: [],
+        page: { size: 20, number: 0, totalElements: 0, totalPages: 0 },
+      });
       try {
-        const baseline = await load({ label: 'bare route', url: `${bare.url}/bare`, seconds: SECONDS, connections: 1 });
+        const baseline = await load({
+          label: 'bare route',
+          url: `${bare.url}/bare`,
+          seconds: SECONDS,
+          connections: 1,
+        });
         const results: LoadResult[] = [];
-        for (const [studio, size] of [['small', SMALL], ['large', LARGE]] as const) {
+        for (const [studio, size] of [
+          ['small', SMALL],
+          ['large', LARGE],
+        ] as const) {
           const token = await tokenOf(service.url, clients[studio]!);
           const headers = { authorization: `Bearer ${token}` };
           const random = seededRandom(7);
@@ -49,12 +84,23 @@ export const rulesBenchmark: Benchmark = {
           const scenarios: Array<[string, () => string]> = [
             ['one filter (tags)', () => `/em-rules?tags=${pick(TAGS)}`],
             ['two filters (tags, types)', () => `/em-rules?tags=${pick(TAGS)}&types=${pick(TYPES)}`],
-            ['searchQuery + textSearchRelevance', () => `/em-rules?searchQuery=${pick(WORDS).slice(0, 4)}+${pick(WORDS)}&sort=textSearchRelevance`],
+            [
+              'searchQuery + textSearchRelevance',
+              () =>
+                `/em-rules?searchQuery=${pick(WORDS).slice(0, 4)}+${pick(WORDS)}&sort=textSearchRelevance`,
+            ],
             ['targetedDocumentId', () => `/em-rules?targetedDocumentId=P${Math.floor(random() * DOCUMENTS)}`],
           ];
           for (const [label, path] of scenarios) {
             results.push(
-              await load({ label: `${label}, ${size.toLocaleString('en')} rules`, url: service.url, headers, path, seconds: SECONDS, connections: 1 }),
+              await load({
+                label: `${label}, ${size.toLocaleString('en')} rules`,
+                url: service.url,
+                headers,
+                path,
+                seconds: SECONDS,
+                connections: 1,
+              }),
             );
           }
         }
@@ -81,7 +127,11 @@ async function tokenOf(url: string, client: { clientId: string; clientSecret: st
   const response = await fetch(`${url}/oauth2/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+    }),
   });
   return ((await response.json()) as { access_token: string }).access_token;
 }
@@ -92,7 +142,10 @@ async function seed(dataDir: string) {
   await migrateToLatest(store);
   const now = new Date('2026-06-01T00:00:00Z');
   const clients: Record<string, { clientId: string; clientSecret: string }> = {};
-  const studios: Array<[string, number]> = [['small', SMALL], ['large', LARGE]];
+  const studios: Array<[string, number]> = [
+    ['small', SMALL],
+    ['large', LARGE],
+  ];
   for (let i = 0; i < 10; i++) studios.push([`other${i}`, OTHERS / 10]);
   const random = seededRandom(42);
   for (const [id, count] of studios) {
@@ -111,7 +164,10 @@ async function seedStudio(db: Kysely<Database>, studioId: string, count: number,
     const rules = Array.from({ length: Math.min(batch, count - start) }, (_, i) => {
       const n = start + i;
       const type = pick(TYPES);
-      const documents = Array.from({ length: 1 + Math.floor(random() * 3) }, () => `P${Math.floor(random() * DOCUMENTS)}`);
+      const documents = Array.from(
+        { length: 1 + Math.floor(random() * 3) },
+        () => `P${Math.floor(random() * DOCUMENTS)}`,
+      );
       const staging = contentOf({
         type,
         name: `${pick(WORDS)} ${pick(WORDS)} ${n}`,

@@ -37,8 +37,9 @@ const storedRule = fc
       stagingContent,
       liveContent: live === 'none' ? null : live === 'same' ? stagingContent : edited,
       contentType: contentType as Rule['contentType'],
-      created: created < modified ? created : modified,
-      modified: created < modified ? modified : created,
+      // Created no later than modified; ISO instants sort as text.
+      created: [created, modified].sort()[0]!,
+      modified: [created, modified].sort()[1]!,
       by,
     };
   });
@@ -214,12 +215,12 @@ for (const engine of engines) {
       const withExtras = await get(
         `targetedDocumentId=P1&fields=CONFLICTS,TARGETED_DOCUMENTS,IS_PENDING_BULK_OPERATION,FUSION_SYNC_STATUS&sort=name`,
       );
-      const [clearance, phones] = withExtras.content;
-      assert.deepEqual(clearance?.targetedDocuments, [{ fieldName: 'id', value: 'P1' }]);
-      assert.equal(clearance?.isPendingBulkOperation, false);
-      assert.equal((clearance?.stagingSyncStatus as { status: string }).status, 'NOT_CONFIGURED');
+      const [clearance, phones] = withExtras.content as [RuleJson, RuleJson];
+      assert.deepEqual(clearance.targetedDocuments, [{ fieldName: 'id', value: 'P1' }]);
+      assert.equal(clearance.isPendingBulkOperation, false);
+      assert.equal((clearance.stagingSyncStatus as { status: string }).status, 'NOT_CONFIGURED');
       assert.deepEqual(
-        (phones?.conflicts as Array<{ id: string }>).map((c) => c.id),
+        (phones.conflicts as Array<{ id: string }>).map((c) => c.id),
         [sale.id],
       );
       assert.equal(pin.publishState, 'DRAFT');
