@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { listRules } from '../../src/rules/listing.js';
+import { SORT_PROPERTIES } from '../../src/rules/listing-params.js';
 import type { Rule } from '../../src/rules/model.js';
 import { insertRules } from '../../src/rules/repository.js';
 import { NEW_RULE_META } from '../../src/rules/rule-rows.js';
@@ -46,21 +47,7 @@ const storedRule = fc
 
 const list = (values: string[]) => fc.subarray(values, { minLength: 1, maxLength: 2 });
 const sortKey = fc
-  .tuple(
-    fc.constantFrom(
-      'name',
-      'type',
-      'precedence',
-      'creationDate',
-      'lastModified',
-      'createdBy',
-      'lastModifiedBy',
-      'publishState',
-      'effectiveStart',
-      'effectiveEnd',
-    ),
-    fc.constantFrom('', ',asc', ',DESC'),
-  )
+  .tuple(fc.constantFrom(...SORT_PROPERTIES), fc.constantFrom('', ',asc', ',DESC'))
   .map(([property, direction]) => `${property}${direction}`);
 
 const listingQuery = fc.record(
