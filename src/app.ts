@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { Config } from './config.js';
 import { requireAdmin } from './http/admin-auth.js';
-import { type AppContext, type Area, appScope } from './http/area.js';
+import { type AppContext, type Area, appScope, type Tuning } from './http/area.js';
 import { addCommonHeaders, requestId } from './http/common-headers.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { ValidationError } from './http/errors.js';
@@ -25,6 +25,7 @@ export interface AppDeps {
   /** Fastify logger options (tests pass `false` or a capturing stream). */
   logger?: FastifyServerOptions['logger'];
   now?: () => Date;
+  tuning?: Tuning;
 }
 
 const areas: Area[] = [linksArea, rulesArea];
@@ -63,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics: createMetrics(app),
     log: app.log,
     now: deps.now ?? (() => new Date()),
+    tuning: deps.tuning ?? {},
   };
   app.addSchema(ErrorBodySchema);
   for (const schema of areas.flatMap((area) => area.schemas ?? [])) app.addSchema(schema);

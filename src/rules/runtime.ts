@@ -19,7 +19,13 @@ export function rulesRuntime(ctx: AppContext): RulesRuntime {
   let runtime = runtimes.get(ctx);
   if (!runtime) {
     const { db } = ctx.store;
-    const sync = new SyncQueue(db, ctx.log, ctx.now, syncOptions());
+    const delays = ctx.tuning.syncRetryDelaysMs;
+    const sync = new SyncQueue(
+      db,
+      ctx.log,
+      ctx.now,
+      delays ? { retryDelaysMs: [...delays], timeoutMs: 2_000 } : undefined,
+    );
     const bulk = new BulkRunner(db, ctx.log, ctx.now, sync);
     runtime = {
       tokens: new TokenService(db, ctx.secretKey, ctx.now),
@@ -33,11 +39,4 @@ export function rulesRuntime(ctx: AppContext): RulesRuntime {
     runtimes.set(ctx, runtime);
   }
   return runtime;
-}
-
-// Tests shorten the retry delays through the environment; the service uses the defaults.
-function syncOptions() {
-  const delays = process.env.SEARCHDECK_RULES_SYNC_RETRY_MS;
-  if (!delays) return undefined;
-  return { retryDelaysMs: delays.split(',').map(Number), timeoutMs: 2_000 };
 }

@@ -8,7 +8,7 @@ import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
 import { createRule, type StudioAccess, studioWithToken } from './api.js';
 
 // Short retries, so that a failing receiver is retried within the test.
-process.env.SEARCHDECK_RULES_SYNC_RETRY_MS = '50,50';
+const tuning = { syncRetryDelaysMs: [50, 50] };
 
 const block = { type: 'blockList', name: 'Block', fieldName: 'id', fieldValues: ['P1'] };
 
@@ -56,7 +56,7 @@ function syncStatus(app: FastifyInstance, access: StudioAccess, id: string) {
 for (const engine of engines) {
   describe(`bulk operations and sync on ${engine}`, { skip: await skipReason(engine) }, () => {
     test('delivers changes to the sync targets, retrying a failing one until it takes them', async (t) => {
-      const { app } = await build(t, engine);
+      const { app } = await build(t, engine, { tuning });
       const access = await studioWithToken(app, 'shop');
       const hook = await receiver(t, [500, 200]);
       const set = await app.inject({
@@ -80,7 +80,7 @@ for (const engine of engines) {
     });
 
     test('marks a version FAILED when the target keeps failing', async (t) => {
-      const { app } = await build(t, engine);
+      const { app } = await build(t, engine, { tuning });
       const access = await studioWithToken(app, 'shop');
       const hook = await receiver(t, [503]);
       await app.inject({
@@ -99,7 +99,7 @@ for (const engine of engines) {
     });
 
     test('runs a bulk operation in the background, flagging its rules while it runs', async (t) => {
-      const { app } = await build(t, engine);
+      const { app } = await build(t, engine, { tuning });
       const access = await studioWithToken(app, 'shop');
       const existing = await createRule(app, access, { ...block, externalId: 'old' });
       const doomed = await createRule(app, access, block);
