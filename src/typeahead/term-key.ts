@@ -22,16 +22,17 @@ const LEFTOVER_LETTERS: Readonly<Record<string, string>> = {
 const LEFTOVER = /[ςßłøđħŧ]/g;
 
 const WHITESPACE_RUNS = /\s+/g;
-const NON_ASCII_OR_UPPER = /[^\x20-\x40\x5b-\x7e]/;
+const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
 
 /**
  * The key by which terms are compared, deduplicated, excluded and matched:
  * NFKC, case-folded, diacritics removed, trimmed, inner whitespace collapsed.
  */
 export function termKey(term: string): string {
-  // Printable ASCII without capitals needs only the whitespace step; this is
-  // the common case for typed prefixes on the request path.
-  if (!NON_ASCII_OR_UPPER.test(term)) return collapseWhitespace(term);
+  // Printable ASCII, the common case for terms and typed prefixes, is already
+  // in NFKC and has no accents; for it the fold is plain lower-casing, which
+  // skips three normalisation passes and the case round trip.
+  if (!NOT_PRINTABLE_ASCII.test(term)) return collapseWhitespace(term.toLowerCase());
   // NFKC first so that compatibility forms (ﬁ, Ｅ, ²) fold like their plain
   // letters. Upper-then-lower is a full case fold (ß → ss, ſ → s) that plain
   // toLowerCase lacks.
