@@ -15,6 +15,7 @@ import { linksArea } from './links/routes.js';
 import { AdminVerifier } from './security/admin-credentials.js';
 import type { Store } from './storage/database.js';
 import { isMigrated } from './storage/migrate.js';
+import { typeaheadArea } from './typeahead/routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -25,7 +26,7 @@ export interface AppDeps {
   now?: () => Date;
 }
 
-const areas: Area[] = [linksArea];
+const areas: Area[] = [linksArea, typeaheadArea];
 
 const ID_OF_APP = /^[A-Za-z0-9._-]{1,128}$/;
 

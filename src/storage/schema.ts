@@ -1,4 +1,12 @@
 import type { LinkTable } from '../links/tables.js';
+import type {
+  TypeaheadInstanceTable,
+  TypeaheadSearchCountTable,
+  TypeaheadSearchFormTable,
+  TypeaheadTermTable,
+  TypeaheadTopTermTable,
+} from '../typeahead/tables.js';
+import type { JobLeaseTable } from './lease.js';
 
 /** Key/value settings of the service itself (the admin password hash, …). */
 export interface SettingTable {
@@ -10,4 +18,10 @@ export interface SettingTable {
 export interface Database {
   setting: SettingTable;
   link: LinkTable;
+  job_lease: JobLeaseTable;
+  typeahead_instance: TypeaheadInstanceTable;
+  typeahead_term: TypeaheadTermTable;
+  typeahead_top_term: TypeaheadTopTermTable;
+  typeahead_search_count: TypeaheadSearchCountTable;
+  typeahead_search_form: TypeaheadSearchFormTable;
 }
