@@ -174,11 +174,9 @@ export async function addSearches(
       .insertInto('typeahead_search_count')
       .values(part.map((c) => ({ instance_id: id, key: c.key, hour: c.hour, count: c.count })))
       .onConflict((oc) =>
-        oc
-          .columns(['instance_id', 'key', 'hour'])
-          .doUpdateSet((eb) => ({
-            count: eb('typeahead_search_count.count', '+', eb.ref('excluded.count')),
-          })),
+        oc.columns(['instance_id', 'key', 'hour']).doUpdateSet((eb) => ({
+          count: eb('typeahead_search_count.count', '+', eb.ref('excluded.count')),
+        })),
       )
       .execute();
   }
