@@ -1,4 +1,4 @@
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import type { Store } from './database.js';
 import { migrationsFor } from './migrations/index.js';
 
@@ -7,7 +7,7 @@ import { migrationsFor } from './migrations/index.js';
  * lock while it does, so nodes starting together on one PostgreSQL do not race.
  */
 export async function migrateToLatest(store: Store): Promise<string[]> {
-  const migrator = newMigrator(store);
+  const migrator = await newMigrator(store);
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
@@ -15,7 +15,7 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
 
 /** True when every known migration has been applied (the readiness check). */
 export async function isMigrated(store: Store): Promise<boolean> {
-  const migrations = await newMigrator(store).getMigrations();
+  const migrations = await (await newMigrator(store)).getMigrations();
   return migrations.every((m) => m.executedAt !== undefined);
 }
 
@@ -24,9 +24,16 @@ export async function isMigrated(store: Store): Promise<boolean> {
  * 03xx), so an area's new migration may sort before one already applied: order within an
  * area is what matters, and areas do not touch each other's tables.
  */
-function newMigrator(store: Store): Migrator {
+async function newMigrator(store: Store): Promise<Migrator> {
+  // Kysely looks for its own tables in every schema unless told which one; several
+  // databases in schemas of one PostgreSQL (tests, tenants) would see each other's.
+  const schema =
+    store.engine === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]?.schema
+      : undefined;
   return new Migrator({
     db: store.db,
+    ...(schema ? { migrationTableSchema: schema } : {}),
     provider: { getMigrations: async () => migrationsFor(store.engine) },
     allowUnorderedMigrations: true,
   });
