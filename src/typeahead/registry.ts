@@ -136,11 +136,11 @@ export class TypeaheadRegistry {
     }
     for (const id of this.#instances.keys()) {
       if (!present.has(id)) {
-        this.#instances.delete(id);
+        this.#remove(id);
         changed = true;
       }
     }
-    if (changed) this.#reindexTokensAndOrigins();
+    if (changed) this.#reindexOrigins();
     for (const instance of this.#instances.values()) {
       if (instance.index !== undefined && this.#tick - instance.lastUsedTick > this.#idleSyncs) {
         instance.index = undefined;
@@ -152,12 +152,16 @@ export class TypeaheadRegistry {
   async #reload(id: string): Promise<void> {
     const row = await selectInstance(this.#db, id);
     if (!row) {
-      this.#instances.delete(id);
+      this.#remove(id);
       return;
     }
     const instance = this.#instances.get(id) ?? this.#fresh(row);
+    this.#forgetTokens(instance);
     applySettings(instance, row);
     this.#instances.set(id, instance);
+    // Tokens change at once, before the index is rebuilt, so no request sees neither token.
+    this.#byToken.set(instance.tokenHash, instance);
+    if (instance.previousTokenHash !== null) this.#byToken.set(instance.previousTokenHash, instance);
     if (instance.index !== undefined) await this.#build(instance, true);
   }
 
@@ -178,13 +182,22 @@ export class TypeaheadRegistry {
     };
   }
 
-  #reindexTokensAndOrigins(): void {
-    this.#byToken.clear();
+  #remove(id: string): void {
+    const instance = this.#instances.get(id);
+    if (instance) this.#forgetTokens(instance);
+    this.#instances.delete(id);
+  }
+
+  #forgetTokens(instance: ServedInstance): void {
+    if (this.#byToken.get(instance.tokenHash) === instance) this.#byToken.delete(instance.tokenHash);
+    const previous = instance.previousTokenHash;
+    if (previous !== null && this.#byToken.get(previous) === instance) this.#byToken.delete(previous);
+  }
+
+  #reindexOrigins(): void {
     this.#anyOriginSomewhere = false;
     this.#originsSomewhere = new Set();
     for (const instance of this.#instances.values()) {
-      this.#byToken.set(instance.tokenHash, instance);
-      if (instance.previousTokenHash !== null) this.#byToken.set(instance.previousTokenHash, instance);
       if (instance.anyOrigin) this.#anyOriginSomewhere = true;
       for (const origin of instance.origins) this.#originsSomewhere.add(origin);
     }
