@@ -52,7 +52,7 @@ export async function selectVersions(db: Kysely<Database>): Promise<Array<{ id: 
 export async function bumpVersion(
   db: Kysely<Database>,
   id: string,
-  changes: Partial<InstanceRow> & { updated_at: string },
+  changes: Partial<InstanceRow>,
 ): Promise<boolean> {
   const result = await db
     .updateTable('typeahead_instance')
@@ -282,4 +282,45 @@ export async function selectDisplayForms(
     }
   }
   return new Map([...best].map(([key, { form }]) => [key, form]));
+}
+
+/**
+ * One page of the keys with at least `minCount` searches since `fromHour`, most searched
+ * first, aggregated by the database (for engines with an asynchronous driver).
+ */
+export async function selectRankedKeys(
+  db: Kysely<Database>,
+  id: string,
+  fromHour: string,
+  minCount: number,
+  offset: number,
+  limit: number,
+): Promise<KeyTotal[]> {
+  const rows = await db
+    .selectFrom('typeahead_search_count')
+    .select((eb) => ['key', eb.fn.sum<number>('count').as('total')])
+    .where('instance_id', '=', id)
+    .where('hour', '>=', fromHour)
+    .groupBy('key')
+    .having((eb) => eb.fn.sum('count'), '>=', minCount)
+    .orderBy('total', 'desc')
+    .orderBy('key')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ key: row.key, total: Number(row.total) }));
+}
+
+/** Deletes all buckets and forms of an instance older than `fromHour`, in one statement each. */
+export async function pruneAll(db: Kysely<Database>, id: string, fromHour: string): Promise<void> {
+  await db
+    .deleteFrom('typeahead_search_count')
+    .where('instance_id', '=', id)
+    .where('hour', '<', fromHour)
+    .execute();
+  await db
+    .deleteFrom('typeahead_search_form')
+    .where('instance_id', '=', id)
+    .where('last_hour', '<', fromHour)
+    .execute();
 }

@@ -1,15 +1,19 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { NotFoundError } from '../http/errors.js';
+import { engineOf } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
 import { isPrivateQuery } from './private-query.js';
 import {
   bumpVersion,
+  type KeyTotal,
+  pruneAll,
   pruneKeyRange,
   replaceTopTerms,
   selectDisplayForms,
   selectInstance,
   selectKeyTotals,
+  selectRankedKeys,
   selectTerms,
   type TopTermRow,
 } from './repository.js';
@@ -24,13 +28,8 @@ const TARGET_BATCH_MS = 8;
 const MIN_BATCH_KEYS = 50;
 const MAX_BATCH_KEYS = 50_000;
 
-interface Candidate {
-  key: string;
-  total: number;
-}
-
 /** More searched first; ties by key, so the result does not depend on scan order. */
-function byRank(a: Candidate, b: Candidate): number {
+function byRank(a: KeyTotal, b: KeyTotal): number {
   return b.total - a.total || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 }
 
@@ -56,28 +55,18 @@ export async function refreshTopSearched(db: Kysely<Database>, id: string, now: 
   const excluded = new Set(
     (await selectTerms(db, id)).filter((t) => t.list === 'excluded').map((t) => t.key),
   );
-  let best: Candidate[] = [];
-  let batchKeys = 1000;
-  let after: string | undefined;
-  for (;;) {
-    const started = performance.now();
-    const rows = await selectKeyTotals(db, id, after, fromHour, batchKeys);
-    if (rows.length === 0) break;
-    for (const row of rows) {
-      if (row.total < instance.min_count || !atLeastTwoCharacters(row.key) || excluded.has(row.key)) continue;
-      if (isPrivateQuery(row.key)) continue;
-      best.push(row);
-    }
-    if (best.length > 4 * MAX_TOP_SEARCHED) best = best.sort(byRank).slice(0, MAX_TOP_SEARCHED);
-    await pruneKeyRange(db, id, rows[0]!.key, rows[rows.length - 1]!.key, fromHour);
-    if (rows.length < batchKeys) break;
-    after = rows[rows.length - 1]!.key;
-    const elapsed = performance.now() - started;
-    if (elapsed > 2 * TARGET_BATCH_MS) batchKeys = Math.max(MIN_BATCH_KEYS, batchKeys >> 1);
-    else if (elapsed < TARGET_BATCH_MS / 2) batchKeys = Math.min(MAX_BATCH_KEYS, batchKeys * 2);
-    await yieldToEventLoop();
-  }
-  const top = best.sort(byRank).slice(0, MAX_TOP_SEARCHED);
+  const eligible = (row: KeyTotal) =>
+    row.total >= instance.min_count &&
+    atLeastTwoCharacters(row.key) &&
+    !excluded.has(row.key) &&
+    !isPrivateQuery(row.key);
+  // The one dialect difference: PostgreSQL's driver is asynchronous, so the database
+  // aggregates and ranks while the event loop serves requests; SQLite's driver blocks,
+  // so there the keys are read in short batches.
+  const top =
+    engineOf(db) === 'postgres'
+      ? await rankInDatabase(db, id, fromHour, instance.min_count, eligible)
+      : await rankInBatches(db, id, fromHour, eligible);
   const forms = await selectDisplayForms(
     db,
     id,
@@ -90,6 +79,50 @@ export async function refreshTopSearched(db: Kysely<Database>, id: string, now: 
   }));
   await db.transaction().execute(async (trx) => {
     await replaceTopTerms(trx, id, rows);
-    await bumpVersion(trx, id, { updated_at: now.toISOString() });
+    await bumpVersion(trx, id, {});
   });
+}
+
+async function rankInDatabase(
+  db: Kysely<Database>,
+  id: string,
+  fromHour: string,
+  minCount: number,
+  eligible: (row: KeyTotal) => boolean,
+): Promise<KeyTotal[]> {
+  const top: KeyTotal[] = [];
+  const page = 4 * MAX_TOP_SEARCHED;
+  for (let offset = 0; top.length < MAX_TOP_SEARCHED; offset += page) {
+    const rows = await selectRankedKeys(db, id, fromHour, minCount, offset, page);
+    for (const row of rows) if (top.length < MAX_TOP_SEARCHED && eligible(row)) top.push(row);
+    if (rows.length < page) break;
+  }
+  await pruneAll(db, id, fromHour);
+  return top;
+}
+
+async function rankInBatches(
+  db: Kysely<Database>,
+  id: string,
+  fromHour: string,
+  eligible: (row: KeyTotal) => boolean,
+): Promise<KeyTotal[]> {
+  let best: KeyTotal[] = [];
+  let batchKeys = 1000;
+  let after: string | undefined;
+  for (;;) {
+    const started = performance.now();
+    const rows = await selectKeyTotals(db, id, after, fromHour, batchKeys);
+    if (rows.length === 0) break;
+    for (const row of rows) if (eligible(row)) best.push(row);
+    if (best.length > 4 * MAX_TOP_SEARCHED) best = best.sort(byRank).slice(0, MAX_TOP_SEARCHED);
+    await pruneKeyRange(db, id, rows[0]!.key, rows[rows.length - 1]!.key, fromHour);
+    if (rows.length < batchKeys) break;
+    after = rows[rows.length - 1]!.key;
+    const elapsed = performance.now() - started;
+    if (elapsed > 2 * TARGET_BATCH_MS) batchKeys = Math.max(MIN_BATCH_KEYS, batchKeys >> 1);
+    else if (elapsed < TARGET_BATCH_MS / 2) batchKeys = Math.min(MAX_BATCH_KEYS, batchKeys * 2);
+    await yieldToEventLoop();
+  }
+  return best.sort(byRank).slice(0, MAX_TOP_SEARCHED);
 }
