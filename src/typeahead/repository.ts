@@ -205,6 +205,8 @@ export async function addSearches(
 export interface KeyTotal {
   key: string;
   total: number;
+  /** The oldest bucket of the key (batched reads only). */
+  oldest?: string;
 }
 
 /**
@@ -225,11 +227,12 @@ export async function selectKeyTotals(
       eb.fn
         .sum<number>(eb.case().when('hour', '>=', fromHour).then(eb.ref('count')).else(0).end())
         .as('total'),
+      eb.fn.min('hour').as('oldest'),
     ])
     .where('instance_id', '=', id);
   if (afterKey !== undefined) query = query.where('key', '>', afterKey);
   const rows = await query.groupBy('key').orderBy('key').limit(limit).execute();
-  return rows.map((row) => ({ key: row.key, total: Number(row.total) }));
+  return rows.map((row) => ({ key: row.key, total: Number(row.total), oldest: row.oldest }));
 }
 
 /** Deletes the buckets and forms older than `fromHour` of the keys from `firstKey` to `lastKey`. */

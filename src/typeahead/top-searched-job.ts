@@ -24,7 +24,7 @@ export const MAX_TOP_SEARCHED = 1000;
 
 // Each batch of keys should take about this long, so that on SQLite (whose driver
 // is synchronous) the event loop is never held for long; batches grow and shrink to fit.
-const TARGET_BATCH_MS = 8;
+const TARGET_BATCH_MS = 5;
 const MIN_BATCH_KEYS = 50;
 const MAX_BATCH_KEYS = 50_000;
 
@@ -108,7 +108,7 @@ async function rankInBatches(
   eligible: (row: KeyTotal) => boolean,
 ): Promise<KeyTotal[]> {
   let best: KeyTotal[] = [];
-  let batchKeys = 1000;
+  let batchKeys = 250;
   let after: string | undefined;
   for (;;) {
     const started = performance.now();
@@ -116,7 +116,10 @@ async function rankInBatches(
     if (rows.length === 0) break;
     for (const row of rows) if (eligible(row)) best.push(row);
     if (best.length > 4 * MAX_TOP_SEARCHED) best = best.sort(byRank).slice(0, MAX_TOP_SEARCHED);
-    await pruneKeyRange(db, id, rows[0]!.key, rows[rows.length - 1]!.key, fromHour);
+    // A delete is a commit, and on SQLite a synchronous fsync: only when there is something old.
+    if (rows.some((row) => row.oldest !== undefined && row.oldest < fromHour)) {
+      await pruneKeyRange(db, id, rows[0]!.key, rows[rows.length - 1]!.key, fromHour);
+    }
     if (rows.length < batchKeys) break;
     after = rows[rows.length - 1]!.key;
     const elapsed = performance.now() - started;
