@@ -1,16 +1,9 @@
 /** Deterministic generator of shop-like typeahead terms for benchmarks. */
 
-/** A seeded PRNG (mulberry32), so every run measures the same data. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The same seeded generator as every other scenario, so every run measures the same data.
+import { seededRandom } from './lib.js';
+
+export { seededRandom };
 
 const BRANDS = [
   'Bosch',
