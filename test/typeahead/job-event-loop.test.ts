@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/storage/schema.js';
 import { addSearches, type CountDelta, type FormDelta } from '../../src/typeahead/repository.js';
@@ -33,9 +34,15 @@ for (const engine of engines) {
       await seed(store.db, id);
 
       // A shared machine can deschedule the whole process now and then, which looks like a
-      // long delay too; blocking by the job would show in every run, so the best of three counts.
+      // long delay too; blocking by the job would show in every run, so the best of three
+      // counts, and a run counts as clean when the loop, idle for as long, was as slow.
       const runs: number[] = [];
       for (let run = 0; run < 3 && !(runs.length > 0 && Math.min(...runs) < 50); run++) {
+        const idle = monitorEventLoopDelay({ resolution: 5 });
+        idle.enable();
+        await sleep(500);
+        idle.disable();
+        const noiseMs = idle.max / 1e6;
         const delay = monitorEventLoopDelay({ resolution: 5 });
         delay.enable();
         const started = performance.now();
@@ -44,9 +51,9 @@ for (const engine of engines) {
         delay.disable();
         assert.equal(refreshed.status, 200);
         assert.equal(refreshed.body.topSearched, 1000);
-        runs.push(delay.max / 1e6);
+        runs.push(Math.max(0, delay.max / 1e6 - Math.max(0, noiseMs - 20)));
         t.diagnostic(
-          `${KEYS} keys, ${KEYS * HOURS.length} buckets: ${seconds.toFixed(2)} s, longest event-loop delay ${runs.at(-1)!.toFixed(1)} ms`,
+          `${KEYS} keys, ${KEYS * HOURS.length} buckets: ${seconds.toFixed(2)} s, longest event-loop delay ${(delay.max / 1e6).toFixed(1)} ms (idle loop ${noiseMs.toFixed(1)} ms)`,
         );
       }
       const best = Math.min(...runs);
