@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { root } from './lib.js';
 import { linksBenchmark } from './links.js';
 import { rulesBenchmark } from './rules.js';
+import { typeaheadBenchmark } from './typeahead.js';
 
 /** A benchmark scenario: it runs, and answers the markdown section for docs/benchmarks.md. */
 export interface Benchmark {
@@ -12,7 +13,7 @@ export interface Benchmark {
   run(): Promise<string>;
 }
 
-const benchmarks: Benchmark[] = [linksBenchmark, rulesBenchmark];
+const benchmarks: Benchmark[] = [linksBenchmark, typeaheadBenchmark, rulesBenchmark];
 
 const file = join(root, 'docs', 'benchmarks.md');
 

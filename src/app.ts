@@ -17,6 +17,7 @@ import { rulesArea } from './rules/routes.js';
 import { AdminVerifier } from './security/admin-credentials.js';
 import type { Store } from './storage/database.js';
 import { isMigrated } from './storage/migrate.js';
+import { typeaheadArea } from './typeahead/routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -28,7 +29,7 @@ export interface AppDeps {
   tuning?: Tuning;
 }
 
-const areas: Area[] = [linksArea, rulesArea];
+const areas: Area[] = [linksArea, typeaheadArea, rulesArea];
 
 const ID_OF_APP = /^[A-Za-z0-9._-]{1,128}$/;
 

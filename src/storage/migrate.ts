@@ -1,4 +1,4 @@
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import type { Store } from './database.js';
 import { migrationsFor } from './migrations/index.js';
 
@@ -8,7 +8,7 @@ import { migrationsFor } from './migrations/index.js';
  */
 export async function migrateToLatest(store: Store): Promise<string[]> {
   for (let attempt = 1; ; attempt++) {
-    const { error, results } = await newMigrator(store).migrateToLatest();
+    const { error, results } = await (await newMigrator(store)).migrateToLatest();
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
     if (attempt >= 5 || !isCatalogRace(error)) throw error;
     await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
@@ -16,7 +16,7 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
 }
 
 /**
- * Kysely's migrator looks its tables up by reading the catalog of every schema; a schema
+ * Kysely's migrator reads the catalog of every schema to find its tables; a schema
  * dropped by someone else at that moment fails that one read. Migrations run in a
  * transaction, so trying again is safe.
  */
@@ -27,7 +27,7 @@ function isCatalogRace(error: unknown): boolean {
 
 /** True when every known migration has been applied (the readiness check). */
 export async function isMigrated(store: Store): Promise<boolean> {
-  const migrations = await newMigrator(store).getMigrations();
+  const migrations = await (await newMigrator(store)).getMigrations();
   return migrations.every((m) => m.executedAt !== undefined);
 }
 
@@ -36,13 +36,17 @@ export async function isMigrated(store: Store): Promise<boolean> {
  * 03xx), so an area's new migration may sort before one already applied: order within an
  * area is what matters, and areas do not touch each other's tables.
  */
-function newMigrator(store: Store): Migrator {
+async function newMigrator(store: Store): Promise<Migrator> {
+  // Kysely looks for its own tables in every schema unless told which one; several
+  // databases in schemas of one PostgreSQL (tests, tenants) would see each other's.
+  const schema =
+    store.engine === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]?.schema
+      : undefined;
   return new Migrator({
     db: store.db,
+    ...(schema ? { migrationTableSchema: schema } : {}),
     provider: { getMigrations: async () => migrationsFor(store.engine) },
     allowUnorderedMigrations: true,
-    // Named explicitly: Kysely otherwise looks for its tables in every schema of the
-    // database and takes another schema's for ours.
-    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
   });
 }

@@ -7,6 +7,14 @@ import type {
   StudioClientTable,
   StudioTable,
 } from '../rules/tables.js';
+import type {
+  TypeaheadInstanceTable,
+  TypeaheadSearchCountTable,
+  TypeaheadSearchFormTable,
+  TypeaheadTermTable,
+  TypeaheadTopTermTable,
+} from '../typeahead/tables.js';
+import type { JobLeaseTable } from './lease.js';
 
 /** Key/value settings of the service itself (the admin password hash, …). */
 export interface SettingTable {
@@ -18,6 +26,12 @@ export interface SettingTable {
 export interface Database {
   setting: SettingTable;
   link: LinkTable;
+  job_lease: JobLeaseTable;
+  typeahead_instance: TypeaheadInstanceTable;
+  typeahead_term: TypeaheadTermTable;
+  typeahead_top_term: TypeaheadTopTermTable;
+  typeahead_search_count: TypeaheadSearchCountTable;
+  typeahead_search_form: TypeaheadSearchFormTable;
   studio: StudioTable;
   studio_client: StudioClientTable;
   rule: RuleTable;

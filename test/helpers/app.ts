@@ -23,6 +23,8 @@ export async function skipReason(engine: Engine): Promise<string | undefined> {
 export interface TestStore {
   store: Store;
   config: Config;
+  /** Another connection to the same database, as a second service node would have. */
+  openAnother(): Store;
   close(): Promise<void>;
 }
 
@@ -51,10 +53,17 @@ export async function freshStore(engine: Engine, env: Record<string, string> = {
     await dropSchema();
     throw error;
   }
+  const others: Store[] = [];
   return {
     store,
     config,
+    openAnother: () => {
+      const other = openStore({ ...config, pgSchema });
+      others.push(other);
+      return other;
+    },
     close: async () => {
+      for (const other of others) await other.close();
       await store.close();
       await dropSchema();
       rmSync(dataDir, { recursive: true, force: true });
@@ -92,4 +101,32 @@ export async function build(t: TestContext, engine: Engine, options: BuildOption
     await fresh.close();
   });
   return { app, store: fresh.store, config: fresh.config };
+}
+
+/** Several app nodes on one fresh database (one PostgreSQL schema or one SQLite file). */
+export async function buildNodes(
+  t: TestContext,
+  engine: Engine,
+  count: number,
+  options: BuildOptions = {},
+): Promise<TestApp[]> {
+  const fresh = await freshStore(engine, options.env);
+  await ensureAdminPassword(fresh.store.db, fresh.config.adminPassword);
+  const nodes: TestApp[] = [];
+  for (let i = 0; i < count; i++) {
+    const store = i === 0 ? fresh.store : fresh.openAnother();
+    const app = await buildApp({
+      config: fresh.config,
+      store,
+      secretKey: Buffer.alloc(32, 7),
+      logger: options.logger ?? false,
+      ...(options.now ? { now: options.now } : {}),
+    });
+    nodes.push({ app, store, config: fresh.config });
+  }
+  t.after(async () => {
+    for (const node of nodes) await node.app.close();
+    await fresh.close();
+  });
+  return nodes;
 }

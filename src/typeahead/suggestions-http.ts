@@ -1,0 +1,99 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
+import type { ServedInstance, TypeaheadRegistry } from './registry.js';
+import type { SuggestionIndex } from './suggestion-index.js';
+import type { EmbedTokens } from './tokens.js';
+
+// The hottest code of the service: every keystroke of every shop visitor lands here.
+// Everything that can be made once per instance (headers, origin sets, serialised
+// answers and their tags) is made when the index is built, not here.
+
+const EMBED_SCHEME = /^embed\s+/i;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The instance a request's embed token belongs to, checked against the host label; throws 401/403. */
+export function authenticate(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  registry: TypeaheadRegistry,
+  tokens: EmbedTokens,
+): ServedInstance {
+  const header = request.headers.authorization;
+  const origin = request.headers.origin;
+  if (origin !== undefined && registry.originAllowedSomewhere(origin)) {
+    // Lets the page read why it was refused; successful answers set their instance's own.
+    reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+  }
+  if (header === undefined || header.length === 0) {
+    throw new UnauthorizedError('an embed token is required (Authorization: Embed <token>)', 'Embed');
+  }
+  const token = EMBED_SCHEME.test(header) ? header.replace(EMBED_SCHEME, '').trim() : header.trim();
+  const instance = registry.byTokenHash(tokens.hash(token));
+  if (instance === undefined) throw new UnauthorizedError('the embed token is unknown or revoked', 'Embed');
+  const label = hostLabel(request.headers.host);
+  if (label !== undefined && label !== instance.id && registry.has(label)) {
+    throw new ForbiddenError('the embed token does not belong to the instance of this host');
+  }
+  return instance;
+}
+
+/** The first label of a host name (`shop-en` of `shop-en.typeahead.example.com`), if it has several. */
+export function hostLabel(host: string | undefined): string | undefined {
+  if (host === undefined) return undefined;
+  const dot = host.indexOf('.');
+  return dot > 0 ? host.slice(0, dot).toLowerCase() : undefined;
+}
+
+/** Sends the suggestions answer with its caching and CORS headers (304 when the client has it). */
+export function sendSuggestions(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  instance: ServedInstance,
+  index: SuggestionIndex,
+  prefix: string,
+  limit: number,
+): FastifyReply {
+  const answer = index.answer(prefix, limit);
+  const origin = request.headers.origin;
+  if (origin !== undefined) {
+    if (instance.anyOrigin) reply.header('access-control-allow-origin', '*');
+    else if (instance.origins.has(origin)) reply.header('access-control-allow-origin', origin);
+    else reply.removeHeader('access-control-allow-origin');
+    reply.header('access-control-expose-headers', 'ETag');
+  }
+  if (!instance.anyOrigin) reply.header('vary', 'Origin');
+  reply.header('cache-control', instance.cacheControl).header('etag', answer.etag);
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch !== undefined && matchesTag(ifNoneMatch, answer.etag)) return reply.code(304).send();
+  return reply.type(JSON_TYPE).send(answer.body);
+}
+
+/** Weak comparison (RFC 9110): `W/"x"` and `"x"` match; a list or `*` may be given. */
+function matchesTag(header: string, etag: string): boolean {
+  if (header === etag || header === '*') return true;
+  const opaque = etag.slice(2);
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return (tag.startsWith('W/') ? tag.slice(2) : tag) === opaque;
+  });
+}
+
+/** Answers a CORS preflight from the allowed origins of the host's instance, or of any instance. */
+export function answerPreflight(request: FastifyRequest, reply: FastifyReply, registry: TypeaheadRegistry) {
+  const origin = request.headers.origin;
+  const label = hostLabel(request.headers.host);
+  const named = label === undefined ? undefined : registry.get(label);
+  const allowed =
+    origin !== undefined &&
+    (named ? named.anyOrigin || named.origins.has(origin) : registry.originAllowedSomewhere(origin));
+  if (allowed) {
+    reply.headers({
+      'access-control-allow-origin': origin,
+      'access-control-allow-methods': 'GET, OPTIONS',
+      'access-control-allow-headers': 'Authorization, If-None-Match',
+      'access-control-max-age': '600',
+      vary: 'Origin',
+    });
+  }
+  return reply.code(204).send();
+}
