@@ -3,7 +3,7 @@ import type { ClusterConnectionSettings } from './connection-settings.js';
 import { getSystemInfo } from './solr.js';
 import { readLiveNodes, verifySolrCloudState, withEnsemble } from './solr-cloud.js';
 import { probeSolrNodes } from './solr-probe.js';
-import { nodeNameForBaseUrl } from './solr-urls.js';
+import { nodeNameForBaseUrl, redactUrl } from './solr-urls.js';
 import { Deadline } from './timeout.js';
 import { connectZooKeeper } from './zookeeper.js';
 
@@ -93,7 +93,8 @@ async function standaloneNode(
   log: StepLog,
   use: ConnectivityDeps,
 ): Promise<ClusterNode> {
-  const baseUrl = settings.connectString;
+  // The answer is shown to users, so a password written into the URL must not come back in it.
+  const baseUrl = redactUrl(settings.connectString);
   let name: string;
   try {
     name = nodeNameForBaseUrl(baseUrl);
