@@ -1,0 +1,153 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+
+export interface LoadResult {
+  label: string;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export interface LoadOptions {
+  label: string;
+  url: string;
+  headers?: Record<string, string>;
+  /** A path per request (varying the query); defaults to the URL's own path. */
+  path?: () => string;
+  seconds?: number;
+  connections?: number;
+}
+
+/** Drives one URL with autocannon and reports throughput and latency percentiles (ms). */
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections ?? 10,
+    duration: options.seconds ?? 10,
+    headers: options.headers,
+    ...(options.path
+      ? {
+          requests: [
+            {
+              setupRequest: (request: { path: string }) => {
+                request.path = options.path!();
+                return request;
+              },
+            },
+          ],
+        }
+      : {}),
+  } as autocannon.Options);
+  return {
+    label: options.label,
+    requests: result.requests.total,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+export interface RunningProcess {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts a node script (built JS or TypeScript through tsx) and waits for its listening line. */
+export async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  listening = /listening at (http:\/\/[\d.]+:\d+)/i,
+): Promise<RunningProcess> {
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`did not start:\n${output}`)), 120_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.length > 100_000) output = output.slice(-50_000);
+      const match = listening.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', () => reject(new Error(`exited:\n${output}`)));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** The built service (`npm run build` first), quiet, on a free port. */
+export function startService(env: Record<string, string>): Promise<RunningProcess> {
+  return startProcess(
+    ['dist/src/main.js', 'serve', '--port', '0'],
+    { SEARCHDECK_LOG_LEVEL: 'warn', ...env },
+    /listening at (http:\/\/[\d.]+:\d+)/i,
+  );
+}
+
+/** The baseline: a bare Fastify route answering a constant JSON body of the given size. */
+export function startBare(body: unknown): Promise<RunningProcess> {
+  return startProcess(['--import', 'tsx', 'bench/bare-server.ts'], { BARE_BODY: JSON.stringify(body) });
+}
+
+/** Resident memory of a process in MiB. */
+export function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+/** Deterministic pseudo-random numbers (mulberry32), so data sets are the same every run. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A markdown table of load results, with each row's throughput relative to the baseline row. */
+export function loadTable(results: LoadResult[], baseline?: LoadResult): string {
+  const head =
+    '| scenario | req/s | p50 ms | p99 ms | errors | non-2xx | vs bare route |\n|---|---:|---:|---:|---:|---:|---:|';
+  const rows = results.map(
+    (r) =>
+      `| ${r.label} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${
+        baseline ? (r.rps / baseline.rps).toFixed(2) : ''
+      } |`,
+  );
+  return [head, ...rows].join('\n');
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}

@@ -1,0 +1,120 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { Config } from './config.js';
+import { requireAdmin } from './http/admin-auth.js';
+import { type AppContext, type Area, appScope } from './http/area.js';
+import { addCommonHeaders, requestId } from './http/common-headers.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { ValidationError } from './http/errors.js';
+import { createMetrics } from './http/metrics.js';
+import { FailureLimiter } from './http/rate-limiter.js';
+import { ErrorBodySchema } from './http/schemas.js';
+import { linksArea } from './links/routes.js';
+import { AdminVerifier } from './security/admin-credentials.js';
+import type { Store } from './storage/database.js';
+import { isMigrated } from './storage/migrate.js';
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  secretKey: Buffer;
+  /** Fastify logger options (tests pass `false` or a capturing stream). */
+  logger?: FastifyServerOptions['logger'];
+  now?: () => Date;
+}
+
+const areas: Area[] = [linksArea];
+
+const ID_OF_APP = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Builds the whole service as a Fastify instance without listening: tests mount it as it is. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? { level: deps.config.logLevel, redact: ['req.headers.authorization'] },
+    bodyLimit: 1024 * 1024,
+    genReqId: (req) => requestId(req.headers['x-request-id']),
+    return503OnClosing: true,
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true, useDefaults: true },
+    },
+  });
+  const routes = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat() as HTTPMethod[]) {
+      if (!routes.hasRoute(method, route.url)) routes.on(method, route.url, () => {});
+    }
+  });
+  const allowedMethods = (path: string) =>
+    (['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as HTTPMethod[]).filter((m) =>
+      routes.find(m, path),
+    );
+
+  installErrorHandling(app, allowedMethods);
+  addCommonHeaders(app);
+  const ctx: AppContext = {
+    config: deps.config,
+    store: deps.store,
+    secretKey: deps.secretKey,
+    metrics: createMetrics(app),
+    log: app.log,
+    now: deps.now ?? (() => new Date()),
+  };
+  app.addSchema(ErrorBodySchema);
+  for (const schema of areas.flatMap((area) => area.schemas ?? [])) app.addSchema(schema);
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'searchdeck',
+        version: '0.1.0',
+        description: 'Links, search clusters, typeahead and rules.',
+      },
+      components: {
+        securitySchemes: {
+          basic: { type: 'http', scheme: 'basic' },
+          embed: { type: 'apiKey', in: 'header', name: 'Authorization' },
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/api/openapi.json' } });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
+    const ready = await isMigrated(deps.store).catch(() => false);
+    if (!ready) return reply.code(503).send({ status: 'not-ready' });
+    return { status: 'ready' };
+  });
+
+  const verifier = new AdminVerifier(deps.store.db);
+  const limiter = new FailureLimiter();
+  await app.register(async (admin) => {
+    requireAdmin(admin, verifier, limiter);
+    admin.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+      reply.type(ctx.metrics.contentType).send(await ctx.metrics.metrics()),
+    );
+    for (const prefix of ['/api', '/api/apps/:app']) {
+      await admin.register(
+        async (api) => {
+          api.addHook('preValidation', async (request) => {
+            const app = appScope(request);
+            if (app !== undefined && !ID_OF_APP.test(app)) {
+              throw new ValidationError(
+                [{ field: 'app', message: 'app must be 1-128 letters, digits, "-", "_" or "."' }],
+                'invalid-parameter',
+              );
+            }
+          });
+          for (const area of areas) await area.admin?.(api, ctx);
+        },
+        { prefix },
+      );
+    }
+  });
+  for (const area of areas) await area.public?.(app, ctx);
+  return app;
+}

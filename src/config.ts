@@ -1,0 +1,117 @@
+import { parseArgs } from 'node:util';
+import { type Static, Type } from 'typebox';
+import { Value } from 'typebox/value';
+
+/** Every setting of the service: its variable, its flag, and the schema its value must satisfy. */
+const settings = {
+  host: { env: 'SEARCHDECK_HOST', schema: Type.String({ minLength: 1 }), default: '127.0.0.1' },
+  port: { env: 'SEARCHDECK_PORT', schema: Type.Integer({ minimum: 0, maximum: 65535 }), default: 8764 },
+  dataDir: { env: 'SEARCHDECK_DATA_DIR', schema: Type.String({ minLength: 1 }), default: './data' },
+  databaseUrl: {
+    env: 'SEARCHDECK_DATABASE_URL',
+    schema: Type.String({ pattern: '^postgres(ql)?://' }),
+    default: undefined,
+  },
+  adminPassword: {
+    env: 'SEARCHDECK_ADMIN_PASSWORD',
+    schema: Type.String({ minLength: 8 }),
+    default: undefined,
+  },
+  secretKey: {
+    env: 'SEARCHDECK_SECRET_KEY',
+    // 32 bytes in base64 are 44 characters with padding; checked for length after decoding below.
+    schema: Type.String({ pattern: '^[A-Za-z0-9+/_-]{42,43}=?$' }),
+    default: undefined,
+  },
+  logLevel: {
+    env: 'SEARCHDECK_LOG_LEVEL',
+    schema: Type.Union([
+      Type.Literal('fatal'),
+      Type.Literal('error'),
+      Type.Literal('warn'),
+      Type.Literal('info'),
+      Type.Literal('debug'),
+      Type.Literal('trace'),
+      Type.Literal('silent'),
+    ]),
+    default: 'info',
+  },
+} as const;
+
+type Settings = typeof settings;
+type SettingName = keyof Settings;
+
+export type Config = Readonly<{
+  [K in SettingName]: Settings[K]['default'] extends undefined
+    ? Static<Settings[K]['schema']> | undefined
+    : Static<Settings[K]['schema']>;
+}>;
+
+export class ConfigError extends Error {}
+
+/** Flag name of a setting: `dataDir` → `--data-dir`. */
+export function flagName(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** The table of settings, for `--help` and the README. */
+export function describeSettings(): Array<{ env: string; flag: string; default: string }> {
+  return Object.entries(settings).map(([name, s]) => ({
+    env: s.env,
+    flag: `--${flagName(name)}`,
+    default: s.default === undefined ? '(unset)' : String(s.default),
+  }));
+}
+
+/**
+ * Builds the one validated, frozen configuration from environment variables,
+ * overridden by `serve` flags. An invalid value throws a ConfigError naming the variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = []): Config {
+  const options = Object.fromEntries(
+    Object.keys(settings).map((name) => [flagName(name), { type: 'string' as const }]),
+  );
+  let flags: Record<string, string | boolean | undefined>;
+  try {
+    flags = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  const config: Record<string, unknown> = {};
+  for (const [name, setting] of Object.entries(settings) as Array<[SettingName, Settings[SettingName]]>) {
+    const flag = flags[flagName(name)];
+    const raw = typeof flag === 'string' ? flag : env[setting.env];
+    if (raw === undefined || raw === '') {
+      config[name] = setting.default;
+      continue;
+    }
+    const value = Value.Convert(setting.schema, raw);
+    // Convert is lenient ("1.5" becomes 1); a number must be written exactly as one.
+    const exact = typeof value !== 'number' || String(value) === raw.trim();
+    if (!exact || !Value.Check(setting.schema, value)) {
+      throw new ConfigError(`${setting.env} (--${flagName(name)}) is invalid: ${describeProblem(name, raw)}`);
+    }
+    config[name] = value;
+  }
+  if (typeof config.secretKey === 'string' && Buffer.from(config.secretKey, 'base64').length !== 32) {
+    throw new ConfigError('SEARCHDECK_SECRET_KEY (--secret-key) is invalid: it must be 32 bytes in base64');
+  }
+  return Object.freeze(config) as Config;
+}
+
+function describeProblem(name: SettingName, raw: string): string {
+  switch (name) {
+    case 'port':
+      return `"${raw}" is not a port number (0-65535)`;
+    case 'databaseUrl':
+      return 'it must be a postgres:// or postgresql:// URL';
+    case 'adminPassword':
+      return 'it must be at least 8 characters long';
+    case 'secretKey':
+      return 'it must be 32 bytes in base64';
+    case 'logLevel':
+      return `"${raw}" is not one of fatal, error, warn, info, debug, trace, silent`;
+    default:
+      return `"${raw}" is not accepted`;
+  }
+}

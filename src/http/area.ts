@@ -1,0 +1,33 @@
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Registry } from 'prom-client';
+import type { TSchema } from 'typebox';
+import type { Config } from '../config.js';
+import type { Store } from '../storage/database.js';
+
+/** What every area gets from the app: storage, keys, configuration, metrics, the clock. */
+export interface AppContext {
+  readonly config: Config;
+  readonly store: Store;
+  readonly secretKey: Buffer;
+  readonly metrics: Registry;
+  readonly log: FastifyBaseLogger;
+  readonly now: () => Date;
+}
+
+/**
+ * An area of the service. `admin` routes are mounted under `/api` and again under
+ * `/api/apps/{app}`, behind admin authentication; `public` routes at the root, with
+ * whatever credential their interface uses.
+ */
+export interface Area {
+  readonly name: string;
+  /** Shared schemas (with `$id`) that routes refer to; added once, at the root. */
+  readonly schemas?: TSchema[];
+  admin?(api: FastifyInstance, ctx: AppContext): void | Promise<void>;
+  public?(app: FastifyInstance, ctx: AppContext): void | Promise<void>;
+}
+
+/** The app of an app-scoped admin request (`/api/apps/{app}/…`), or undefined at `/api/…`. */
+export function appScope(request: FastifyRequest): string | undefined {
+  return (request.params as { app?: string } | undefined)?.app;
+}

@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A client's X-Request-Id is kept when it is reasonable, else a fresh one is made. */
+export function requestId(header: string | string[] | undefined): string {
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+/** Echoes the request id and sets the security headers on every answer. */
+export function addCommonHeaders(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers({
+      'x-request-id': request.id,
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      // The browsable docs need their scripts; everything else is data and may load nothing.
+      ...(request.url.startsWith('/docs')
+        ? {}
+        : { 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" }),
+    });
+    done();
+  });
+}

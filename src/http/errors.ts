@@ -1,0 +1,105 @@
+/**
+ * The closed list of machine-readable error codes, each with its HTTP status.
+ * Every error answer of every interface carries one of these (docs/errors.md).
+ */
+export const errorCodes = {
+  'malformed-json': 400,
+  'invalid-parameter': 400,
+  'invalid-body': 400,
+  'limit-exceeded': 400,
+  'cluster-unreachable': 400,
+  'not-a-solr-cluster': 400,
+  'not-supported': 400,
+  unauthorized: 401,
+  forbidden: 403,
+  'not-found': 404,
+  'method-not-allowed': 405,
+  'not-acceptable': 406,
+  conflict: 409,
+  'payload-too-large': 413,
+  'unsupported-media-type': 415,
+  'too-many-requests': 429,
+  'internal-error': 500,
+  'not-ready': 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface AppErrorOptions {
+  errors?: FieldError[];
+  details?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/** A domain error that the error handler turns into the common error body. */
+export class AppError extends Error {
+  readonly status: number;
+  readonly errors: FieldError[] | undefined;
+  readonly details: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options: AppErrorOptions = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+    this.status = errorCodes[code];
+    this.errors = options.errors;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message: string) {
+    super('not-found', message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('conflict', message, details ? { details } : {});
+  }
+}
+
+/** Bad input in the body (or a query parameter, with `code` 'invalid-parameter'). */
+export class ValidationError extends AppError {
+  constructor(
+    errors: FieldError[],
+    code: 'invalid-body' | 'invalid-parameter' = 'invalid-body',
+    message = errors.map((e) => e.message).join('; '),
+  ) {
+    super(code, message, { errors });
+  }
+}
+
+export class LimitExceededError extends AppError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('limit-exceeded', message, details ? { details } : {});
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message: string, challenge: string) {
+    super('unauthorized', message, { headers: { 'www-authenticate': challenge } });
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super('forbidden', message);
+  }
+}
+
+export class TooManyRequestsError extends AppError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super('too-many-requests', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+  }
+}

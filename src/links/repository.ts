@@ -1,0 +1,189 @@
+import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { LinkTable } from './tables.js';
+
+/** A link as the repository reads it, already written in the direction that was asked for. */
+export interface LinkRow {
+  subject: string;
+  object: string;
+  link_type: string;
+  originator: string;
+  created_at: string;
+}
+
+/**
+ * One direction in which stored rows are read. `forward` rows are shown as stored (or as the
+ * client wrote them, when `asGiven`); reverse rows are shown swapped with the reverse type.
+ * The conditions apply to the stored row's columns.
+ */
+export interface RowSelection {
+  reverse: boolean;
+  asGiven?: boolean;
+  subject?: string | undefined;
+  object?: string | undefined;
+  /** Stored types to match; undefined means any (for reverse: any reversible). */
+  types?: string[] | undefined;
+}
+
+export interface SelectOptions {
+  /** Only links whose two ends are in the context of this app object (`app:{name}`). */
+  appObject?: string | undefined;
+  /** Keep only links whose object nothing but `exclusiveOf` depends on, has or contains. */
+  exclusiveOf?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+type LinkEb = ExpressionBuilder<Database, 'link'>;
+
+const reverseType = sql<string>`case link.link_type when 'dependsOn' then 'supports' when 'isPartOf' then 'hasPart' when 'inContextOf' then 'hasContext' else link.link_type end`;
+
+function selection(db: Kysely<Database>, s: RowSelection, appObject: string | undefined) {
+  const swap = s.reverse ? sql<number>`1` : s.asGiven ? sql<number>`link.given_reversed` : sql<number>`0`;
+  return db
+    .selectFrom('link')
+    .select([
+      sql<string>`case when ${swap} = 1 then link.object else link.subject end`.as('subject'),
+      sql<string>`case when ${swap} = 1 then link.subject else link.object end`.as('object'),
+      (s.reverse
+        ? reverseType
+        : sql<string>`case when ${swap} = 1 then ${reverseType} else link.link_type end`
+      ).as('link_type'),
+      'link.originator',
+      'link.created_at',
+      sql<string>`link.subject`.as('k1'),
+      sql<string>`link.link_type`.as('k2'),
+      sql<string>`link.object`.as('k3'),
+    ])
+    .where((eb) => {
+      const conditions: Expression<SqlBool>[] = [];
+      if (s.subject !== undefined)
+        conditions.push(eb(s.reverse ? 'link.object' : 'link.subject', '=', s.subject));
+      if (s.object !== undefined)
+        conditions.push(eb(s.reverse ? 'link.subject' : 'link.object', '=', s.object));
+      if (s.types) conditions.push(eb('link.link_type', 'in', s.types));
+      else if (s.reverse) conditions.push(eb('link.link_type', '!=', 'relatesTo'));
+      if (appObject !== undefined) {
+        conditions.push(inContext(eb, 'link.subject', appObject), inContext(eb, 'link.object', appObject));
+      }
+      return eb.and(conditions);
+    });
+}
+
+/** An end is in an app's context when it is the app or a link puts it `inContextOf` the app. */
+function inContext(eb: LinkEb, column: 'link.subject' | 'link.object', appObject: string) {
+  return eb.or([
+    eb(column, '=', appObject),
+    eb.exists(
+      eb
+        .selectFrom('link as c')
+        .select(sql`1`.as('one'))
+        .whereRef('c.subject', '=', column)
+        .where('c.link_type', '=', 'inContextOf')
+        .where('c.object', '=', appObject),
+    ),
+  ]);
+}
+
+/**
+ * Reads links in the given directions, one page of them. UNION drops the second copy of a
+ * link whose two directions read the same (`self`); the order is the stored key, so it is
+ * stable across pages.
+ */
+export async function selectLinks(
+  db: Kysely<Database>,
+  selections: RowSelection[],
+  options: SelectOptions,
+): Promise<LinkRow[]> {
+  if (selections.length === 0) return [];
+  const [first, ...rest] = selections.map((s) => selection(db, s, options.appObject));
+  const union = rest.reduce((acc, q) => acc.union(q), first!);
+  let query = db
+    .selectFrom(union.as('u'))
+    .select(['u.subject', 'u.object', 'u.link_type', 'u.originator', 'u.created_at']);
+  if (options.exclusiveOf !== undefined) {
+    const owner = options.exclusiveOf;
+    query = query.where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('link as o')
+            .select(sql`1`.as('one'))
+            .where((eb) =>
+              eb.or([
+                eb.and([
+                  eb('o.link_type', '=', 'dependsOn'),
+                  eb('o.object', '=', eb.ref('u.object')),
+                  eb('o.subject', '!=', owner),
+                ]),
+                eb.and([
+                  eb('o.link_type', 'in', ['isPartOf', 'inContextOf']),
+                  eb('o.subject', '=', eb.ref('u.object')),
+                  eb('o.object', '!=', owner),
+                ]),
+              ]),
+            ),
+        ),
+      ),
+    );
+  }
+  return query
+    .orderBy('u.k1')
+    .orderBy('u.k2')
+    .orderBy('u.k3')
+    .orderBy('u.link_type')
+    .limit(options.limit)
+    .offset(options.offset)
+    .execute();
+}
+
+/** True when any stored row matches one of the selections. */
+export async function anyLink(
+  db: Kysely<Database>,
+  selections: RowSelection[],
+  appObject: string | undefined,
+): Promise<boolean> {
+  for (const s of selections) {
+    const row = await selection(db, s, appObject).limit(1).executeTakeFirst();
+    if (row) return true;
+  }
+  return false;
+}
+
+/** Inserts a row unless the relationship is stored already; returns the stored row. */
+export async function insertLink(db: Kysely<Database>, row: LinkTable): Promise<LinkTable> {
+  await db
+    .insertInto('link')
+    .values(row)
+    .onConflict((oc) => oc.columns(['subject', 'link_type', 'object']).doNothing())
+    .execute();
+  return db
+    .selectFrom('link')
+    .selectAll()
+    .where('subject', '=', row.subject)
+    .where('link_type', '=', row.link_type)
+    .where('object', '=', row.object)
+    .executeTakeFirstOrThrow();
+}
+
+/** Deletes one stored row; true when it existed. */
+export async function deleteStoredLink(
+  db: Kysely<Database>,
+  key: { subject: string; object: string; link_type: string },
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('link')
+    .where('subject', '=', key.subject)
+    .where('link_type', '=', key.link_type)
+    .where('object', '=', key.object)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Deletes every link that has the object at either end; returns how many. */
+export async function deleteLinksTouching(db: Kysely<Database>, name: string): Promise<number> {
+  const result = await db
+    .deleteFrom('link')
+    .where((eb) => eb.or([eb('subject', '=', name), eb('object', '=', name)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,48 @@
+import { type Static, Type } from 'typebox';
+
+// No control characters: names end up in logs, URLs and other systems' ids.
+const ObjectName = Type.String({ minLength: 1, maxLength: 512, pattern: '^[^\\u0000-\\u001f\\u007f]+$' });
+const AnyName = Type.String({ maxLength: 512, description: 'an object name, or * (or absent) for any' });
+
+export const LinkSchema = Type.Object(
+  {
+    subject: ObjectName,
+    object: ObjectName,
+    linkType: Type.String({
+      description: 'dependsOn, supports, isPartOf, hasPart, inContextOf, hasContext, relatesTo or self',
+    }),
+    originator: Type.Optional(Type.String({ maxLength: 512 })),
+    createdAt: Type.Optional(Type.String({ description: 'read-only; ignored in requests' })),
+  },
+  { additionalProperties: false, $id: 'Link' },
+);
+
+export const LinkFilterQuery = Type.Object({
+  subject: Type.Optional(AnyName),
+  object: Type.Optional(AnyName),
+  linkType: Type.Optional(Type.String()),
+});
+
+export const ListQuery = Type.Object({
+  ...LinkFilterQuery.properties,
+  transitive: Type.Boolean({ default: false }),
+  limit: Type.Integer({ minimum: 1, maximum: 10000, default: 1000 }),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+});
+
+export const DirectedQuery = Type.Object({
+  resource: ObjectName,
+  exclusive: Type.Boolean({ default: false }),
+  limit: Type.Integer({ minimum: 1, maximum: 10000, default: 1000 }),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+});
+
+export const DeleteQuery = Type.Object({
+  subject: ObjectName,
+  object: ObjectName,
+  linkType: Type.String(),
+});
+
+export type LinkBody = Static<typeof LinkSchema>;
+export type ListQueryType = Static<typeof ListQuery>;
+export type DirectedQueryType = Static<typeof DirectedQuery>;

@@ -1,0 +1,239 @@
+import type { Kysely } from 'kysely';
+import { NotFoundError, ValidationError } from '../http/errors.js';
+import type { Database } from '../storage/schema.js';
+import {
+  isStoredDirection,
+  type LinkType,
+  parseLinkType,
+  parseLinkTypeFilter,
+  reverseOf,
+} from './link-types.js';
+import {
+  anyLink,
+  deleteLinksTouching,
+  deleteStoredLink,
+  insertLink,
+  type LinkRow,
+  type RowSelection,
+  selectLinks,
+} from './repository.js';
+
+export interface Link {
+  subject: string;
+  object: string;
+  linkType: LinkType;
+  originator: string;
+  createdAt: string;
+}
+
+export interface LinkFilter {
+  subject?: string | undefined;
+  object?: string | undefined;
+  linkType?: string | undefined;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** The name an app has as a link end: app-scoped operations work inside `app:{name}`. */
+export function appObject(app: string | undefined): string | undefined {
+  return app === undefined ? undefined : `app:${app}`;
+}
+
+const MAX_DEPTH = 100;
+const FRONTIER_CHUNK = 500;
+
+function wildcard(value: string | undefined): string | undefined {
+  return value === undefined || value === '*' ? undefined : value;
+}
+
+/**
+ * The stored rows that make a filter true, as the directions to read them in: forward
+ * (as stored) and reverse (stored the other way round). This is where reversibility lives.
+ */
+function selectionsFor(filter: LinkFilter): RowSelection[] {
+  const subject = wildcard(filter.subject);
+  const object = wildcard(filter.object);
+  const linkType = parseLinkTypeFilter(filter.linkType);
+  if (subject === undefined && object === undefined && linkType === undefined) {
+    return [{ reverse: false, asGiven: true }];
+  }
+  const selections: RowSelection[] = [];
+  if (linkType === undefined || isStoredDirection(linkType)) {
+    selections.push({ reverse: false, subject, object, types: linkType && [linkType] });
+  }
+  const reverse = linkType && reverseOf(linkType);
+  if (linkType === undefined || (reverse && isStoredDirection(reverse))) {
+    selections.push({ reverse: true, subject, object, types: reverse && [reverse] });
+  }
+  return selections;
+}
+
+function toLink(row: LinkRow): Link {
+  return {
+    subject: row.subject,
+    object: row.object,
+    linkType: row.link_type as LinkType,
+    originator: row.originator,
+    createdAt: row.created_at,
+  };
+}
+
+/** Whether any relationship matches the filter (in either direction). */
+export async function checkLinks(db: Kysely<Database>, filter: LinkFilter, app?: string): Promise<boolean> {
+  return anyLink(db, selectionsFor(filter), appObject(app));
+}
+
+/** One page of the relationships matching the filter, each written in the direction that matches. */
+export async function listLinks(
+  db: Kysely<Database>,
+  filter: LinkFilter,
+  page: Page,
+  app?: string,
+): Promise<Link[]> {
+  const rows = await selectLinks(db, selectionsFor(filter), { ...page, appObject: appObject(app) });
+  return rows.map(toLink);
+}
+
+/** Everything `subject` reaches by following `linkType` any number of hops, each object once. */
+export async function listTransitive(
+  db: Kysely<Database>,
+  filter: LinkFilter,
+  page: Page,
+  app?: string,
+): Promise<Link[]> {
+  const subject = wildcard(filter.subject);
+  const linkType = parseLinkTypeFilter(filter.linkType);
+  const missing = [
+    ...(subject === undefined
+      ? [{ field: 'subject', message: 'subject is required when transitive=true' }]
+      : []),
+    ...(linkType === undefined
+      ? [{ field: 'linkType', message: 'linkType is required when transitive=true' }]
+      : []),
+  ];
+  if (missing.length > 0 || subject === undefined || linkType === undefined) {
+    throw new ValidationError(missing, 'invalid-parameter');
+  }
+  const wanted = page.offset + page.limit;
+  const found: Link[] = [];
+  const seen = new Set([subject]);
+  let frontier = [subject];
+  for (let depth = 0; depth < MAX_DEPTH && frontier.length > 0 && found.length < wanted; depth++) {
+    const next: string[] = [];
+    for (let i = 0; i < frontier.length; i += FRONTIER_CHUNK) {
+      const hop = await neighbours(db, frontier.slice(i, i + FRONTIER_CHUNK), linkType, app);
+      for (const link of hop) {
+        if (seen.has(link.object)) continue;
+        seen.add(link.object);
+        next.push(link.object);
+        found.push({ ...link, subject });
+      }
+    }
+    frontier = next;
+  }
+  return found.slice(page.offset, wanted);
+}
+
+async function neighbours(db: Kysely<Database>, subjects: string[], linkType: LinkType, app?: string) {
+  const pages = await Promise.all(
+    subjects.map((subject) =>
+      listLinks(db, { subject, linkType }, { limit: Number.MAX_SAFE_INTEGER, offset: 0 }, app),
+    ),
+  );
+  return pages.flat();
+}
+
+/** Outgoing links of a resource; `exclusive` keeps those whose object nothing else owns. */
+export async function directedLinks(
+  db: Kysely<Database>,
+  resource: string,
+  exclusive: boolean,
+  page: Page,
+  app?: string,
+): Promise<Link[]> {
+  const rows = await selectLinks(db, selectionsFor({ subject: resource }), {
+    ...page,
+    appObject: appObject(app),
+    exclusiveOf: exclusive ? resource : undefined,
+  });
+  return rows.map(toLink);
+}
+
+export interface NewLink {
+  subject: string;
+  object: string;
+  linkType: string;
+  originator?: string | undefined;
+}
+
+/** The stored form of a relationship: reversible types are kept in one direction only. */
+function storedKey(subject: string, object: string, linkType: LinkType) {
+  if (isStoredDirection(linkType)) return { subject, object, link_type: linkType, reversed: false };
+  return { subject: object, object: subject, link_type: reverseOf(linkType)!, reversed: true };
+}
+
+function validateLink(link: NewLink): LinkType {
+  const linkType = parseLinkType(link.linkType, 'linkType');
+  if (linkType === 'self' && link.subject !== link.object) {
+    throw new ValidationError([{ field: 'object', message: 'a self link needs object equal to subject' }]);
+  }
+  return linkType;
+}
+
+/**
+ * Creates a relationship unless it exists (in either direction); answers it as asked for,
+ * with the stored originator and creation time. In an app's scope both ends also join the app.
+ */
+export async function putLink(db: Kysely<Database>, link: NewLink, now: Date, app?: string): Promise<Link> {
+  const linkType = validateLink(link);
+  return db.transaction().execute(async (trx) => {
+    const key = storedKey(link.subject, link.object, linkType);
+    const stored = await insertLink(trx, {
+      subject: key.subject,
+      object: key.object,
+      link_type: key.link_type,
+      originator: link.originator ?? 'unspecified',
+      given_reversed: key.reversed ? 1 : 0,
+      created_at: now.toISOString(),
+    });
+    const context = appObject(app);
+    if (context) {
+      for (const end of new Set([link.subject, link.object])) {
+        if (end.startsWith('app:')) continue;
+        await insertLink(trx, {
+          subject: end,
+          object: context,
+          link_type: 'inContextOf',
+          originator: link.originator ?? 'unspecified',
+          given_reversed: 0,
+          created_at: now.toISOString(),
+        });
+      }
+    }
+    return {
+      subject: link.subject,
+      object: link.object,
+      linkType,
+      originator: stored.originator,
+      createdAt: stored.created_at,
+    };
+  });
+}
+
+/** Deletes a relationship through either of its directions; 404 when there is none. */
+export async function deleteLink(db: Kysely<Database>, link: NewLink, app?: string): Promise<void> {
+  const linkType = validateLink(link);
+  const visible = await checkLinks(db, link, app);
+  const key = storedKey(link.subject, link.object, linkType);
+  if (!visible || !(await deleteStoredLink(db, key))) {
+    throw new NotFoundError(`no link ${link.subject} ${linkType} ${link.object}`);
+  }
+}
+
+/** Removes every link of an object (when the object itself goes away). */
+export async function removeLinksOf(db: Kysely<Database>, name: string): Promise<number> {
+  return deleteLinksTouching(db, name);
+}

@@ -1,0 +1,89 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { hashSecret, verifySecret } from './password-hash.js';
+
+const SETTING = 'admin_password_hash';
+export const ADMIN_USER = 'admin';
+
+/** Stores a new admin password (only its hash). */
+export async function setAdminPassword(db: Kysely<Database>, password: string): Promise<void> {
+  const value = await hashSecret(password);
+  await db
+    .insertInto('setting')
+    .values({ name: SETTING, value })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
+    .execute();
+}
+
+async function storedHash(db: Kysely<Database>): Promise<string | undefined> {
+  const row = await db.selectFrom('setting').select('value').where('name', '=', SETTING).executeTakeFirst();
+  return row?.value;
+}
+
+/**
+ * Makes sure an admin password exists at start. A configured password replaces the stored
+ * one; with none configured and none stored, a strong one is generated and returned so the
+ * caller can print it once.
+ */
+export async function ensureAdminPassword(
+  db: Kysely<Database>,
+  configured: string | undefined,
+): Promise<{ generated?: string }> {
+  const stored = await storedHash(db);
+  if (configured) {
+    if (!stored || !(await verifySecret(configured, stored))) await setAdminPassword(db, configured);
+    return {};
+  }
+  if (stored) return {};
+  const generated = randomBytes(18).toString('base64url');
+  // Two nodes starting together on a fresh database: only the first insert wins.
+  await db
+    .insertInto('setting')
+    .values({ name: SETTING, value: await hashSecret(generated) })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const winner = await storedHash(db);
+  return winner && (await verifySecret(generated, winner)) ? { generated } : {};
+}
+
+/**
+ * Verifies admin credentials. scrypt costs ~50 ms, too much for every API call, so the last
+ * verified password is remembered as an HMAC under a per-process key, tied to the stored hash
+ * it was verified against; the stored hash is re-read at most every few seconds so a password
+ * changed on another node takes effect quickly.
+ */
+export class AdminVerifier {
+  private readonly cacheKey = randomBytes(32);
+  private hash: { value: string | undefined; readAt: number } = { value: undefined, readAt: 0 };
+  private verified: { hash: string; mac: Buffer } | undefined;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly refreshMs = 5000,
+  ) {}
+
+  async verify(user: string, password: string): Promise<boolean> {
+    const hash = await this.currentHash();
+    if (!hash) return false;
+    const mac = createHmac('sha256', this.cacheKey).update(password).digest();
+    const userOk = timingSafeEqualStrings(user, ADMIN_USER);
+    if (this.verified?.hash === hash && timingSafeEqual(mac, this.verified.mac)) return userOk;
+    if (!(await verifySecret(password, hash))) return false;
+    this.verified = { hash, mac };
+    return userOk;
+  }
+
+  private async currentHash(): Promise<string | undefined> {
+    const now = Date.now();
+    if (now - this.hash.readAt > this.refreshMs)
+      this.hash = { value: await storedHash(this.db), readAt: now };
+    return this.hash.value;
+  }
+}
+
+function timingSafeEqualStrings(a: string, b: string): boolean {
+  const x = createHmac('sha256', 'compare').update(a).digest();
+  const y = createHmac('sha256', 'compare').update(b).digest();
+  return timingSafeEqual(x, y);
+}

@@ -1,0 +1,70 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** An open database: the Kysely handle, which engine is behind it, and how to close it. */
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly engine: Engine;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+  /** PostgreSQL schema to work in (tests use a fresh one per test file). */
+  pgSchema?: string | undefined;
+  /** PostgreSQL pool size. */
+  poolSize?: number | undefined;
+}
+
+// int8 (count(*), sums) would otherwise arrive as strings; our counts stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+/** Opens the embedded SQLite database under the data dir, or PostgreSQL when a URL is configured. */
+export function openStore(options: StoreOptions): Store {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openSqlite(options.dataDir);
+}
+
+/** The SQLite file of a data dir. */
+export function sqliteFile(dataDir: string): string {
+  return join(dataDir, 'searchdeck.db');
+}
+
+function openSqlite(dataDir: string): Store {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const sqlite = new SqliteDatabase(sqliteFile(dataDir));
+  sqlite.pragma('journal_mode = WAL');
+  // FULL: a commit is on disk before the answer goes out, so acknowledged writes survive
+  // a crash of the process and of the machine (NORMAL would only survive the process).
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, engine: 'sqlite', close: () => db.destroy() };
+}
+
+function openPostgres(url: string, options: StoreOptions): Store {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine: 'postgres', close: () => db.destroy() };
+}
+
+/**
+ * The one dialect seam: which engine a handle (or transaction) talks to, for the few
+ * queries that must differ (full-text search, upserts with engine-specific syntax).
+ */
+export function engineOf(db: Kysely<Database>): Engine {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}

@@ -1,0 +1,33 @@
+import { Migrator } from 'kysely';
+import type { Store } from './database.js';
+import { migrationsFor } from './migrations/index.js';
+
+/**
+ * Applies the pending migrations. Kysely runs them in one transaction and holds a
+ * lock while it does, so nodes starting together on one PostgreSQL do not race.
+ */
+export async function migrateToLatest(store: Store): Promise<string[]> {
+  const migrator = newMigrator(store);
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** True when every known migration has been applied (the readiness check). */
+export async function isMigrated(store: Store): Promise<boolean> {
+  const migrations = await newMigrator(store).getMigrations();
+  return migrations.every((m) => m.executedAt !== undefined);
+}
+
+/**
+ * Each area numbers its own migrations (links 0002…, clusters 01xx, typeahead 02xx, rules
+ * 03xx), so an area's new migration may sort before one already applied: order within an
+ * area is what matters, and areas do not touch each other's tables.
+ */
+function newMigrator(store: Store): Migrator {
+  return new Migrator({
+    db: store.db,
+    provider: { getMigrations: async () => migrationsFor(store.engine) },
+    allowUnorderedMigrations: true,
+  });
+}

@@ -1,0 +1,18 @@
+import type { Kysely, Migration } from 'kysely';
+import type { Engine } from '../database.js';
+import * as foundation from './0001_foundation.js';
+import * as links from './0002_links.js';
+
+type MigrationModule = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
+
+/** All migrations, in order. Forward-only: a released migration is never edited, only followed. */
+const modules: Array<[string, MigrationModule]> = [
+  ['0001_foundation', foundation],
+  ['0002_links', links],
+];
+
+export function migrationsFor(engine: Engine): Record<string, Migration> {
+  return Object.fromEntries(
+    modules.map(([name, m]) => [name, { up: (db: Kysely<unknown>) => m.up(db, engine) }]),
+  );
+}

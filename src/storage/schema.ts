@@ -1,0 +1,13 @@
+import type { LinkTable } from '../links/tables.js';
+
+/** Key/value settings of the service itself (the admin password hash, …). */
+export interface SettingTable {
+  name: string;
+  value: string;
+}
+
+/** Every table of the service, as Kysely sees it; each area declares its own in `<area>/tables.ts`. */
+export interface Database {
+  setting: SettingTable;
+  link: LinkTable;
+}

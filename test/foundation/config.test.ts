@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+test('uses the documented defaults when nothing is set', () => {
+  const config = loadConfig({});
+  assert.equal(config.host, '127.0.0.1');
+  assert.equal(config.port, 8764);
+  assert.equal(config.dataDir, './data');
+  assert.equal(config.databaseUrl, undefined);
+  assert.equal(config.logLevel, 'info');
+  assert.ok(Object.isFrozen(config));
+});
+
+test('lets a serve flag win over its environment variable', () => {
+  const config = loadConfig({ SEARCHDECK_PORT: '9000' }, ['--port', '9100', '--data-dir', '/tmp/x']);
+  assert.equal(config.port, 9100);
+  assert.equal(config.dataDir, '/tmp/x');
+});
+
+for (const [variable, value] of [
+  ['SEARCHDECK_PORT', 'eighty'],
+  ['SEARCHDECK_PORT', '70000'],
+  ['SEARCHDECK_PORT', '80.5'],
+  ['SEARCHDECK_DATABASE_URL', 'mysql://localhost/db'],
+  ['SEARCHDECK_LOG_LEVEL', 'loud'],
+  ['SEARCHDECK_SECRET_KEY', 'too-short'],
+  ['SEARCHDECK_ADMIN_PASSWORD', 'short'],
+] as const) {
+  test(`rejects ${variable}=${value} with a message naming the variable`, () => {
+    assert.throws(
+      () => loadConfig({ [variable]: value }),
+      (error: Error) => error instanceof ConfigError && error.message.startsWith(variable),
+    );
+  });
+}
+
+test('rejects an unknown flag', () => {
+  assert.throws(() => loadConfig({}, ['--colour', 'blue']), ConfigError);
+});

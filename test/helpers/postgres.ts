@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export const testDatabaseUrl =
+  process.env.SEARCHDECK_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+let availability: Promise<string | undefined> | undefined;
+
+/**
+ * Why PostgreSQL tests cannot run here, or undefined when they can. Under CI=true an
+ * unreachable PostgreSQL is an error: CI must run them.
+ */
+export function postgresSkipReason(): Promise<string | undefined> {
+  availability ??= (async () => {
+    const client = new pg.Client({ connectionString: testDatabaseUrl, connectionTimeoutMillis: 3000 });
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return undefined;
+    } catch (error) {
+      const reason = `PostgreSQL is not reachable at ${testDatabaseUrl} (${(error as Error).message})`;
+      if (process.env.CI === 'true') throw new Error(`${reason}; CI=true requires it`);
+      return reason;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  })();
+  return availability;
+}
+
+/** Creates a fresh, empty schema; returns its name and a function that drops it. */
+export async function createTestSchema(): Promise<{ schema: string; drop: () => Promise<void> }> {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: testDatabaseUrl });
+  await client.connect();
+  await client.query(`create schema ${schema}`);
+  await client.end();
+  return {
+    schema,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: testDatabaseUrl });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
