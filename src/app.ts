@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { clustersArea } from './clusters/routes.js';
 import type { Config } from './config.js';
 import { requireAdmin } from './http/admin-auth.js';
 import { type AppContext, type Area, appScope } from './http/area.js';
@@ -25,7 +26,7 @@ export interface AppDeps {
   now?: () => Date;
 }
 
-const areas: Area[] = [linksArea];
+const areas: Area[] = [linksArea, clustersArea];
 
 const ID_OF_APP = /^[A-Za-z0-9._-]{1,128}$/;
 

@@ -15,7 +15,8 @@ export interface ConnectivityDeps {
   getSystemInfo: typeof getSystemInfo;
 }
 
-export type CheckFailureCode = ConnectivityFailureCode | 'unsupported-auth-type';
+/** Codes of the closed list (src/http/errors.ts): Kerberos checks are `not-supported` yet. */
+export type CheckFailureCode = ConnectivityFailureCode | 'not-supported';
 
 export type ConnectivityResult =
   | { ok: true; steps: CheckStep[] }
@@ -42,7 +43,7 @@ export async function checkConnectivity(
   deps: Partial<ConnectivityDeps> = {},
 ): Promise<ConnectivityResult> {
   if (settings.authConfig.authType === 'KERBEROS') {
-    return { ok: false, code: 'unsupported-auth-type', message: KERBEROS_UNSUPPORTED, steps: [] };
+    return { ok: false, code: 'not-supported', message: KERBEROS_UNSUPPORTED, steps: [] };
   }
   const use = { ...realDeps, ...deps };
   const deadline = new Deadline(settings.zkConnectTimeout);

@@ -1,3 +1,4 @@
+import type { SearchClusterTable } from '../clusters/tables.js';
 import type { LinkTable } from '../links/tables.js';
 
 /** Key/value settings of the service itself (the admin password hash, …). */
@@ -10,4 +11,5 @@ export interface SettingTable {
 export interface Database {
   setting: SettingTable;
   link: LinkTable;
+  search_cluster: SearchClusterTable;
 }

@@ -2,6 +2,7 @@ import type { Kysely, Migration } from 'kysely';
 import type { Engine } from '../database.js';
 import * as foundation from './0001_foundation.js';
 import * as links from './0002_links.js';
+import * as searchClusters from './0100_search_clusters.js';
 
 type MigrationModule = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -9,6 +10,7 @@ type MigrationModule = { up(db: Kysely<unknown>, engine: Engine): Promise<void> 
 const modules: Array<[string, MigrationModule]> = [
   ['0001_foundation', foundation],
   ['0002_links', links],
+  ['0100_search_clusters', searchClusters],
 ];
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {

@@ -1,0 +1,243 @@
+import type { Kysely } from 'kysely';
+import { ConflictError, NotFoundError } from '../http/errors.js';
+import { appObject, checkLinks, listLinks, putLink, removeLinksOf } from '../links/service.js';
+import type { SecretBox } from '../security/secret-box.js';
+import type { Database } from '../storage/schema.js';
+import { inTransaction } from '../storage/transaction.js';
+import { openSecrets, type SealedSecrets, sealSecrets } from './cluster-secrets.js';
+import {
+  type CheckStep,
+  type ClusterNode,
+  checkConnectivity,
+  KERBEROS_UNSUPPORTED,
+  listNodes,
+} from './connectivity.js';
+import { type ClusterDefinition, readDefinition } from './definition.js';
+import { ClusterCheckError, checkFailed } from './errors.js';
+import { connectionSettings, definitionOf, type SearchCluster, toRow, toSearchCluster } from './records.js';
+import * as repository from './repository.js';
+import type { SearchClusterInput } from './schemas.js';
+import type { SearchClusterTable } from './tables.js';
+
+export type { SearchCluster } from './records.js';
+
+/** Where a request comes from: an app's scope (`/api/apps/{app}/…`) or none. */
+export interface Scope {
+  app?: string | undefined;
+}
+
+export interface WriteOptions extends Scope {
+  /** Run the connectivity check first (`?validate=true`); the body's `validateCluster` also asks for it. */
+  validate: boolean;
+  now: Date;
+}
+
+export interface ClusterStatus {
+  id: string;
+  ok: true;
+  steps: CheckStep[];
+}
+
+const LINK_ORIGINATOR = 'search-clusters';
+const LINKS_PER_PAGE = 1000;
+// Enough to act on; the answer's details carry up to MAX_DEPENDANTS names.
+const DEPENDANTS_NAMED = 5;
+const MAX_DEPENDANTS = 1000;
+
+/** A cluster's name as an end of links. */
+export function clusterObject(id: string): string {
+  return `search-cluster:${id}`;
+}
+
+/** Every definition, or in an app's scope those in that app's context. */
+export async function listClusters(db: Kysely<Database>, scope: Scope = {}): Promise<SearchCluster[]> {
+  const rows =
+    scope.app === undefined
+      ? await repository.selectClusters(db)
+      : await repository.selectClustersById(db, await clusterIdsInApp(db, scope.app));
+  return rows.map(toSearchCluster);
+}
+
+/** One definition; 404 when absent, or outside the app of the scope. */
+export async function getCluster(
+  db: Kysely<Database>,
+  id: string,
+  scope: Scope = {},
+): Promise<SearchCluster> {
+  return toSearchCluster(await visibleRow(db, id, scope));
+}
+
+/** Creates a definition (`POST`); 409 when the id is taken. */
+export function createCluster(
+  db: Kysely<Database>,
+  box: SecretBox,
+  input: SearchClusterInput & { id: string },
+  options: WriteOptions,
+): Promise<SearchCluster> {
+  return writeCluster(db, box, input.id, input, 'create', options);
+}
+
+/** Creates or replaces a definition (`PUT`); an absent or masked secret keeps the stored one. */
+export function putCluster(
+  db: Kysely<Database>,
+  box: SecretBox,
+  id: string,
+  input: SearchClusterInput,
+  options: WriteOptions,
+): Promise<SearchCluster> {
+  return writeCluster(db, box, id, input, 'put', options);
+}
+
+async function writeCluster(
+  db: Kysely<Database>,
+  box: SecretBox,
+  id: string,
+  input: SearchClusterInput,
+  mode: 'create' | 'put',
+  options: WriteOptions,
+): Promise<SearchCluster> {
+  const { definition, kept } = readDefinition(id, input);
+  const stored = await repository.selectCluster(db, id);
+  if (stored && mode === 'create') throw exists(id);
+  // Ids are global: one taken outside the app cannot be created in it, nor replaced from it.
+  if (stored && options.app !== undefined && !(await isInApp(db, id, options.app))) {
+    throw new ConflictError(`search cluster ${id} exists already, outside app ${options.app}`);
+  }
+  const sealed = sealSecrets(box, definition, kept, stored);
+  if (options.validate || definition.validateCluster) await verify(box, definition, sealed);
+  const now = options.now.toISOString();
+  const row = toRow(definition, sealed, stored?.created_at ?? now, now);
+  await inTransaction(db, async (trx) => {
+    if (mode === 'put') await repository.upsertCluster(trx, row);
+    else if (!(await repository.insertCluster(trx, row))) throw exists(id);
+    if (options.app !== undefined) {
+      await putLink(
+        trx,
+        {
+          subject: clusterObject(id),
+          object: appObject(options.app)!,
+          linkType: 'inContextOf',
+          originator: LINK_ORIGINATOR,
+        },
+        options.now,
+      );
+    }
+  });
+  return toSearchCluster(row);
+}
+
+/**
+ * Deletes a definition and its links; 409 naming the dependants while something `dependsOn`
+ * it, unless `force`.
+ */
+export async function deleteCluster(
+  db: Kysely<Database>,
+  id: string,
+  options: Scope & { force: boolean },
+): Promise<void> {
+  await visibleRow(db, id, options);
+  await inTransaction(db, async (trx) => {
+    if (!options.force) {
+      const dependants = await dependantsOf(trx, id);
+      if (dependants.length > 0) throw stillNeeded(id, dependants);
+    }
+    if (!(await repository.deleteCluster(trx, id))) throw notFound(id, options);
+    await removeLinksOf(trx, clusterObject(id));
+  });
+}
+
+/** The cluster's Solr nodes as it reports them now; a cluster that cannot be asked is a ClusterCheckError. */
+export async function clusterNodes(
+  db: Kysely<Database>,
+  box: SecretBox,
+  id: string,
+  scope: Scope = {},
+): Promise<ClusterNode[]> {
+  const row = await visibleRow(db, id, scope);
+  const definition = definitionOf(row);
+  const result = await listNodes(connectionSettings(definition, openSecrets(box, definition, row)));
+  if (!result.ok) throw checkFailed(result);
+  return result.nodes;
+}
+
+/** Runs the connectivity check of a stored definition now, changing nothing. */
+export async function clusterStatus(
+  db: Kysely<Database>,
+  box: SecretBox,
+  id: string,
+  scope: Scope = {},
+): Promise<ClusterStatus> {
+  const row = await visibleRow(db, id, scope);
+  const steps = await verify(box, definitionOf(row), row);
+  return { id, ok: true, steps };
+}
+
+/** The connectivity check; throws a ClusterCheckError when it does not pass. */
+async function verify(
+  box: SecretBox,
+  definition: ClusterDefinition,
+  sealed: SealedSecrets,
+): Promise<CheckStep[]> {
+  // Before opening anything: the keytab would not be used.
+  if (definition.authConfig.authType === 'KERBEROS') {
+    throw new ClusterCheckError('not-supported', KERBEROS_UNSUPPORTED, []);
+  }
+  const result = await checkConnectivity(
+    connectionSettings(definition, openSecrets(box, definition, sealed)),
+  );
+  if (!result.ok) throw checkFailed(result);
+  return result.steps;
+}
+
+async function visibleRow(db: Kysely<Database>, id: string, scope: Scope): Promise<SearchClusterTable> {
+  const row = await repository.selectCluster(db, id);
+  if (!row || (scope.app !== undefined && !(await isInApp(db, id, scope.app)))) throw notFound(id, scope);
+  return row;
+}
+
+function isInApp(db: Kysely<Database>, id: string, app: string): Promise<boolean> {
+  return checkLinks(db, { subject: clusterObject(id), object: appObject(app), linkType: 'inContextOf' });
+}
+
+async function clusterIdsInApp(db: Kysely<Database>, app: string): Promise<string[]> {
+  const prefix = clusterObject('');
+  const ids: string[] = [];
+  for (let offset = 0; ; offset += LINKS_PER_PAGE) {
+    const links = await listLinks(
+      db,
+      { object: appObject(app), linkType: 'inContextOf' },
+      { limit: LINKS_PER_PAGE, offset },
+    );
+    for (const { subject } of links) if (subject.startsWith(prefix)) ids.push(subject.slice(prefix.length));
+    if (links.length < LINKS_PER_PAGE) return ids;
+  }
+}
+
+async function dependantsOf(db: Kysely<Database>, id: string): Promise<string[]> {
+  const links = await listLinks(
+    db,
+    { object: clusterObject(id), linkType: 'dependsOn' },
+    { limit: MAX_DEPENDANTS, offset: 0 },
+  );
+  return links.map((link) => link.subject);
+}
+
+function stillNeeded(id: string, dependants: string[]): ConflictError {
+  const named = dependants.slice(0, DEPENDANTS_NAMED).join(', ');
+  const more =
+    dependants.length > DEPENDANTS_NAMED ? ` and ${dependants.length - DEPENDANTS_NAMED} more` : '';
+  return new ConflictError(
+    `search cluster ${id} is still needed: ${named}${more} ${dependants.length === 1 ? 'depends' : 'depend'} on it; delete ${dependants.length === 1 ? 'that' : 'those'} first, or use ?force=true`,
+    { dependants },
+  );
+}
+
+function exists(id: string): ConflictError {
+  return new ConflictError(`a search cluster with id ${id} exists already`);
+}
+
+function notFound(id: string, scope: Scope): NotFoundError {
+  return new NotFoundError(
+    scope.app === undefined ? `no search cluster ${id}` : `no search cluster ${id} in app ${scope.app}`,
+  );
+}
