@@ -1,13 +1,14 @@
-import { Migrator } from 'kysely';
+import { type Kysely, Migrator, sql } from 'kysely';
 import type { Store } from './database.js';
 import { migrationsFor } from './migrations/index.js';
+import type { Database } from './schema.js';
 
 /**
  * Applies the pending migrations. Kysely runs them in one transaction and holds a
  * lock while it does, so nodes starting together on one PostgreSQL do not race.
  */
 export async function migrateToLatest(store: Store): Promise<string[]> {
-  const migrator = newMigrator(store);
+  const migrator = await newMigrator(store);
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
@@ -15,7 +16,7 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
 
 /** True when every known migration has been applied (the readiness check). */
 export async function isMigrated(store: Store): Promise<boolean> {
-  const migrations = await newMigrator(store).getMigrations();
+  const migrations = await (await newMigrator(store)).getMigrations();
   return migrations.every((m) => m.executedAt !== undefined);
 }
 
@@ -24,10 +25,20 @@ export async function isMigrated(store: Store): Promise<boolean> {
  * 03xx), so an area's new migration may sort before one already applied: order within an
  * area is what matters, and areas do not touch each other's tables.
  */
-function newMigrator(store: Store): Migrator {
+async function newMigrator(store: Store): Promise<Migrator> {
   return new Migrator({
     db: store.db,
     provider: { getMigrations: async () => migrationsFor(store.engine) },
     allowUnorderedMigrations: true,
+    // Unless told the schema, Kysely finds its migration tables in *any* schema: another one's
+    // (a concurrent test's, another application's) makes it skip creating ours, and then fail.
+    ...(store.engine === 'postgres' ? { migrationTableSchema: await currentSchema(store.db) } : {}),
   });
+}
+
+async function currentSchema(db: Kysely<Database>): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const schema = rows[0]?.schema;
+  if (!schema) throw new Error('PostgreSQL has no current schema: check search_path');
+  return schema;
 }
