@@ -66,6 +66,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const schema of areas.flatMap((area) => area.schemas ?? [])) app.addSchema(schema);
 
   await app.register(swagger, {
+    // Shared schemas keep their $id as their name in the document, instead of def-0, def-1, …
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     openapi: {
       info: {
         title: 'searchdeck',
