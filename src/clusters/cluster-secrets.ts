@@ -1,4 +1,4 @@
-import { type FieldError, ValidationError } from '../http/errors.js';
+import type { FieldError } from '../http/errors.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { AuthConfig } from './connection-settings.js';
 import { type ClusterDefinition, type SecretField, secretFieldsOf } from './definition.js';
@@ -16,16 +16,16 @@ function secretContext(id: string, field: SecretField): string {
 
 /**
  * The secrets to store for `definition`: the given ones sealed, the `kept` ones as `stored`
- * has them. Throws a ValidationError when a kept secret has nothing stored to keep.
+ * has them. A kept secret with nothing stored to keep is added to `errors`.
  */
 export function sealSecrets(
   box: SecretBox,
   definition: ClusterDefinition,
   kept: SecretField[],
   stored: SealedSecrets | undefined,
+  errors: FieldError[],
 ): SealedSecrets {
   const sealed: SealedSecrets = { auth_password: null, auth_key_tab: null };
-  const errors: FieldError[] = [];
   const { authType } = definition.authConfig;
   for (const field of secretFieldsOf(authType)) {
     const given = definition.authConfig[field];
@@ -43,7 +43,6 @@ export function sealSecrets(
     }
     sealed[column[field]] = keep;
   }
-  if (errors.length > 0) throw new ValidationError(errors);
   return sealed;
 }
 

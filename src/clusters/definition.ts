@@ -1,4 +1,4 @@
-import { type FieldError, ValidationError } from '../http/errors.js';
+import type { FieldError } from '../http/errors.js';
 import { solrBaseUrlProblem, zooKeeperConnectStringProblem } from './connect-string.js';
 import type { AuthConfig } from './connection-settings.js';
 import { type AuthType, clusterDefaults, SECRET_MASK, type SearchClusterInput } from './schemas.js';
@@ -33,6 +33,8 @@ export interface RequestedDefinition {
   definition: ClusterDefinition;
   /** Secrets of the auth type that the request left absent or masked: keep the stored ones. */
   kept: SecretField[];
+  /** Every field at fault; the definition is only usable when there is none. */
+  errors: FieldError[];
 }
 
 /** The secrets an auth type carries. */
@@ -42,7 +44,7 @@ export function secretFieldsOf(authType: AuthType): SecretField[] {
 
 /**
  * Reads a request body (already checked against its schema) into a definition for `id`:
- * defaults applied, shapes and auth fields checked. Throws a ValidationError naming every field at fault.
+ * defaults applied, shapes and auth fields checked, every field at fault in `errors`.
  */
 export function readDefinition(id: string, input: SearchClusterInput): RequestedDefinition {
   const errors: FieldError[] = [];
@@ -56,7 +58,6 @@ export function readDefinition(id: string, input: SearchClusterInput): Requested
   if (shapeProblem) errors.push({ field: 'connectString', message: shapeProblem });
   const auth = input.authConfig ?? { authType: 'NONE' };
   const { authConfig, kept } = readAuthConfig(auth, errors);
-  if (errors.length > 0) throw new ValidationError(errors);
   return {
     definition: {
       id,
@@ -71,6 +72,7 @@ export function readDefinition(id: string, input: SearchClusterInput): Requested
       authConfig,
     },
     kept,
+    errors,
   };
 }
 

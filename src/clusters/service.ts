@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { ConflictError, NotFoundError } from '../http/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
 import { appObject, checkLinks, listLinks, putLink, removeLinksOf } from '../links/service.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Database } from '../storage/schema.js';
@@ -96,14 +96,15 @@ async function writeCluster(
   mode: 'create' | 'put',
   options: WriteOptions,
 ): Promise<SearchCluster> {
-  const { definition, kept } = readDefinition(id, input);
+  const { definition, kept, errors } = readDefinition(id, input);
   const stored = await repository.selectCluster(db, id);
+  const sealed = sealSecrets(box, definition, kept, stored, errors);
+  if (errors.length > 0) throw new ValidationError(errors);
   if (stored && mode === 'create') throw exists(id);
   // Ids are global: one taken outside the app cannot be created in it, nor replaced from it.
   if (stored && options.app !== undefined && !(await isInApp(db, id, options.app))) {
     throw new ConflictError(`search cluster ${id} exists already, outside app ${options.app}`);
   }
-  const sealed = sealSecrets(box, definition, kept, stored);
   if (options.validate || definition.validateCluster) await verify(box, definition, sealed);
   const now = options.now.toISOString();
   const row = toRow(definition, sealed, stored?.created_at ?? now, now);

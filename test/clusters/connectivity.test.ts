@@ -236,7 +236,7 @@ describe('the connectivity check of an unreachable ZooKeeper', () => {
 
     assert.deepEqual(await checkConnectivity(settings), {
       ok: false,
-      code: 'unsupported-auth-type',
+      code: 'not-supported',
       message: 'Kerberos connectivity checks are not supported yet',
       steps: [],
     });
