@@ -230,7 +230,11 @@ for (const engine of engines) {
 
     test('PUT creates, then replaces keeping the creation time; a different id in the body is a 400', async (t) => {
       let clock = Date.parse('2026-11-21T10:00:00.000Z');
-      const { app } = await build(t, engine, { now: () => new Date((clock += 1000)) });
+      const tick = () => {
+        clock += 1000;
+        return new Date(clock);
+      };
+      const { app } = await build(t, engine, { now: tick });
       const created = await call(app, 'PUT', '/api/searchCluster/p', { connectString: 'zk1:2181/solr' });
       assert.equal(created.status, 200);
       assert.equal(created.body.id, 'p');
