@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type Area, appScope } from '../http/area.js';
 import { adminErrors } from '../http/schemas.js';
 import { strictScalars } from '../http/strict-scalars.js';
 import { SecretBox } from '../security/secret-box.js';
+import { ClusterCheckError } from './errors.js';
 import {
   ClusterNodeSchema,
   ClusterStatusSchema,
@@ -71,11 +72,15 @@ export const clustersArea: Area = {
         preValidation: strictScalars(NewSearchClusterBody),
       },
       async (request) =>
-        createCluster(db, box, request.body, {
-          validate: request.query.validate,
-          app: appScope(request),
-          now: ctx.now(),
-        }),
+        logFailedCheck(
+          request,
+          request.body.id,
+          createCluster(db, box, request.body, {
+            validate: request.query.validate,
+            app: appScope(request),
+            now: ctx.now(),
+          }),
+        ),
     );
 
     api.get<{ Params: IdParamsType }>(
@@ -105,11 +110,15 @@ export const clustersArea: Area = {
         preValidation: strictScalars(SearchClusterBody),
       },
       async (request) =>
-        putCluster(db, box, request.params.id, request.body, {
-          validate: request.query.validate,
-          app: appScope(request),
-          now: ctx.now(),
-        }),
+        logFailedCheck(
+          request,
+          request.params.id,
+          putCluster(db, box, request.params.id, request.body, {
+            validate: request.query.validate,
+            app: appScope(request),
+            now: ctx.now(),
+          }),
+        ),
     );
 
     api.delete<{ Params: IdParamsType; Querystring: DeleteQueryType }>(
@@ -139,7 +148,12 @@ export const clustersArea: Area = {
           response: { 200: Type.Array(Type.Ref('SearchClusterNode')), ...adminErrors },
         },
       },
-      async (request) => clusterNodes(db, box, request.params.id, { app: appScope(request) }),
+      async (request) =>
+        logFailedCheck(
+          request,
+          request.params.id,
+          clusterNodes(db, box, request.params.id, { app: appScope(request) }),
+        ),
     );
 
     api.get<{ Params: IdParamsType }>(
@@ -152,7 +166,24 @@ export const clustersArea: Area = {
           response: { 200: Type.Ref('SearchClusterStatus'), ...adminErrors },
         },
       },
-      async (request) => clusterStatus(db, box, request.params.id, { app: appScope(request) }),
+      async (request) =>
+        logFailedCheck(
+          request,
+          request.params.id,
+          clusterStatus(db, box, request.params.id, { app: appScope(request) }),
+        ),
     );
   },
 };
+
+/** Logs a failed connectivity check for operators: its steps say why, and carry no secret. */
+async function logFailedCheck<T>(request: FastifyRequest, cluster: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ClusterCheckError) {
+      request.log.info({ cluster, code: error.code, steps: error.steps }, 'search-cluster check failed');
+    }
+    throw error;
+  }
+}
