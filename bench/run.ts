@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { root } from './lib.js';
+import { linksBenchmark } from './links.js';
 
 /** A benchmark scenario: it runs, and answers the markdown section for docs/benchmarks.md. */
 export interface Benchmark {
@@ -10,7 +11,7 @@ export interface Benchmark {
   run(): Promise<string>;
 }
 
-const benchmarks: Benchmark[] = [];
+const benchmarks: Benchmark[] = [linksBenchmark];
 
 const file = join(root, 'docs', 'benchmarks.md');
 

@@ -11,6 +11,7 @@ import { installErrorHandling } from './http/error-handler.js';
 import { ValidationError } from './http/errors.js';
 import { createMetrics } from './http/metrics.js';
 import { FailureLimiter } from './http/rate-limiter.js';
+import { OneLinePerRequest } from './http/request-logging.js';
 import { ErrorBodySchema } from './http/schemas.js';
 import { linksArea } from './links/routes.js';
 import { AdminVerifier } from './security/admin-credentials.js';
@@ -37,6 +38,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     genReqId: (req) => requestId(req.headers['x-request-id']),
     return503OnClosing: true,
+    logController: new OneLinePerRequest(),
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true, useDefaults: true },
     },

@@ -31,7 +31,9 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   const store = await prepareStore(config, (line) => process.stdout.write(`${line}\n`));
   const app = await buildApp({ config, store, secretKey });
   app.addHook('onClose', async () => store.close());
-  await app.listen({ host: config.host, port: config.port });
+  const address = await app.listen({ host: config.host, port: config.port });
+  // Printed whatever the log level, so operators and scripts see where it listens.
+  process.stdout.write(`searchdeck listening at ${address}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -11,6 +11,8 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Store {
   readonly db: Kysely<Database>;
   readonly engine: Engine;
+  /** The PostgreSQL schema the tables live in (`public` unless configured). */
+  readonly schema?: string;
   close(): Promise<void>;
 }
 
@@ -58,7 +60,7 @@ function openPostgres(url: string, options: StoreOptions): Store {
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', close: () => db.destroy() };
+  return { db, engine: 'postgres', schema: options.pgSchema ?? 'public', close: () => db.destroy() };
 }
 
 /**

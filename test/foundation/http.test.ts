@@ -131,6 +131,21 @@ describe('the HTTP foundation', () => {
     assert.match(String(made.headers['x-request-id']), /^[0-9a-f-]{36}$/);
   });
 
+  test('logs one JSON line per request carrying the request id', async (t) => {
+    const lines: string[] = [];
+    const stream = { write: (line: string) => lines.push(line) };
+    const { app } = await build(t, 'sqlite', { logger: { level: 'info', stream } });
+    await app.inject({
+      url: '/api/links?subject=a',
+      headers: { authorization: adminAuth, 'x-request-id': 'trace-7' },
+    });
+    const mine = lines.map((l) => JSON.parse(l)).filter((l) => l.reqId === 'trace-7');
+    assert.equal(mine.length, 1);
+    assert.equal(mine[0].msg, 'request completed');
+    assert.equal(mine[0].status, 200);
+    assert.ok(!lines.some((l) => l.includes(adminAuth.slice(6))), 'no credentials in the log');
+  });
+
   test('publishes an OpenAPI 3 document of the routes and browsable docs', async (t) => {
     const { app } = await build(t, 'sqlite');
     const doc = (await app.inject({ url: '/api/openapi.json' })).json();

@@ -43,7 +43,13 @@ export async function freshStore(engine: Engine, env: Record<string, string> = {
     ...env,
   });
   const store = openStore({ ...config, pgSchema });
-  await migrateToLatest(store);
+  try {
+    await migrateToLatest(store);
+  } catch (error) {
+    await store.close();
+    await dropSchema();
+    throw error;
+  }
   return {
     store,
     config,

@@ -26,7 +26,7 @@ export async function startService(
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 20_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      const match = /searchdeck listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
