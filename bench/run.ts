@@ -2,6 +2,7 @@ import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { clustersBenchmark } from './clusters.js';
 import { root } from './lib.js';
 import { linksBenchmark } from './links.js';
 
@@ -11,7 +12,7 @@ export interface Benchmark {
   run(): Promise<string>;
 }
 
-const benchmarks: Benchmark[] = [linksBenchmark];
+const benchmarks: Benchmark[] = [linksBenchmark, clustersBenchmark];
 
 const file = join(root, 'docs', 'benchmarks.md');
 
