@@ -156,7 +156,9 @@ export async function clusterNodes(
 ): Promise<ClusterNode[]> {
   const row = await visibleRow(db, id, scope);
   const definition = definitionOf(row);
-  const result = await listNodes(connectionSettings(definition, openSecrets(box, definition, row)));
+  // Only a standalone node is asked over HTTP; a cloud's nodes are read from ZooKeeper alone.
+  const authConfig = definition.cloud ? definition.authConfig : openSecrets(box, definition, row);
+  const result = await listNodes(connectionSettings(definition, authConfig));
   if (!result.ok) throw checkFailed(result);
   return result.nodes;
 }

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Kysely } from 'kysely';
+import { buildApp } from '../../src/app.js';
+import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
 import { SecretBox } from '../../src/security/secret-box.js';
 import type { Database } from '../../src/storage/schema.js';
 import { call } from '../helpers/api.js';
-import { build, engines, skipReason } from '../helpers/app.js';
+import { type BuildOptions, build, engines, freshStore, skipReason } from '../helpers/app.js';
+import { captureLog } from '../helpers/log-capture.js';
 
 const PASSWORD = 'Sup3r-s3cret-pa55';
 // The key test apps run with (test/helpers/app.ts).
@@ -538,5 +541,43 @@ describe('the search-cluster API document', () => {
     }
     assert.equal(doc.components.schemas.SearchClusterBody.properties.zkConnectTimeout.default, 60000);
     assert.equal(doc.components.schemas.SearchCluster.properties.zkConnectTimeout.default, undefined);
+  });
+});
+
+describe('search-cluster secrets after the secret key changed', () => {
+  test('still lists and replaces definitions, and a check answers 500 with the cause only in the log', async (t) => {
+    const fresh = await freshStore('sqlite');
+    t.after(() => fresh.close());
+    await ensureAdminPassword(fresh.store.db, fresh.config.adminPassword);
+    const appWith = async (fill: number, logger: BuildOptions['logger'] = false) => {
+      const app = await buildApp({
+        config: fresh.config,
+        store: fresh.store,
+        secretKey: Buffer.alloc(32, fill),
+        logger,
+      });
+      t.after(() => app.close());
+      return app;
+    };
+    const before = await appWith(1);
+    const body = cloud('old', {
+      cloud: false,
+      connectString: 'http://127.0.0.1:1/solr',
+      authConfig: basic(),
+    });
+    assert.equal((await call(before, 'POST', '/api/searchCluster', body)).status, 200);
+
+    const log = captureLog();
+    const after = await appWith(2, log.logger);
+    assert.equal((await call(after, 'GET', '/api/searchCluster/old')).body.authConfig.password, '********');
+    const status = await call(after, 'GET', '/api/searchCluster/old/status');
+    assert.equal(status.status, 500);
+    assert.equal(status.body.message, 'internal error');
+    assert.ok(log.lines.some((line) => line.includes('was the secret key changed?')));
+    assert.ok(log.lines.every((line) => !line.includes(PASSWORD)));
+
+    assert.equal((await call(after, 'PUT', '/api/searchCluster/old', body)).status, 200);
+    const repaired = await call(after, 'GET', '/api/searchCluster/old/status');
+    assert.equal(repaired.body.code, 'cluster-unreachable', 'the new password opens, and the check runs');
   });
 });
