@@ -1,9 +1,16 @@
 import type { Kysely } from 'kysely';
 import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
-import { appObject, checkLinks, listLinks, putLink, removeLinksOf } from '../links/service.js';
+import { removeLinksOf } from '../links/service.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
+import {
+  addToApp,
+  assertNothingDependsOn,
+  clusterIdsInApp,
+  clusterObject,
+  isInApp,
+} from './cluster-links.js';
 import { openSecrets, type SealedSecrets, sealSecrets } from './cluster-secrets.js';
 import {
   type CheckStep,
@@ -19,6 +26,7 @@ import * as repository from './repository.js';
 import type { SearchClusterInput } from './schemas.js';
 import type { SearchClusterTable } from './tables.js';
 
+export { clusterObject } from './cluster-links.js';
 export type { SearchCluster } from './records.js';
 
 /** Where a request comes from: an app's scope (`/api/apps/{app}/…`) or none. */
@@ -36,17 +44,6 @@ export interface ClusterStatus {
   id: string;
   ok: true;
   steps: CheckStep[];
-}
-
-const LINK_ORIGINATOR = 'search-clusters';
-const LINKS_PER_PAGE = 1000;
-// Enough to act on; the answer's details carry up to MAX_DEPENDANTS names.
-const DEPENDANTS_NAMED = 5;
-const MAX_DEPENDANTS = 1000;
-
-/** A cluster's name as an end of links. */
-export function clusterObject(id: string): string {
-  return `search-cluster:${id}`;
 }
 
 /** Every definition, or in an app's scope those in that app's context. */
@@ -111,18 +108,7 @@ async function writeCluster(
   await inTransaction(db, async (trx) => {
     if (mode === 'put') await repository.upsertCluster(trx, row);
     else if (!(await repository.insertCluster(trx, row))) throw exists(id);
-    if (options.app !== undefined) {
-      await putLink(
-        trx,
-        {
-          subject: clusterObject(id),
-          object: appObject(options.app)!,
-          linkType: 'inContextOf',
-          originator: LINK_ORIGINATOR,
-        },
-        options.now,
-      );
-    }
+    if (options.app !== undefined) await addToApp(trx, id, options.app, options.now);
   });
   return toSearchCluster(row);
 }
@@ -138,10 +124,7 @@ export async function deleteCluster(
 ): Promise<void> {
   await visibleRow(db, id, options);
   await inTransaction(db, async (trx) => {
-    if (!options.force) {
-      const dependants = await dependantsOf(trx, id);
-      if (dependants.length > 0) throw stillNeeded(id, dependants);
-    }
+    if (!options.force) await assertNothingDependsOn(trx, id);
     if (!(await repository.deleteCluster(trx, id))) throw notFound(id, options);
     await removeLinksOf(trx, clusterObject(id));
   });
@@ -196,43 +179,6 @@ async function visibleRow(db: Kysely<Database>, id: string, scope: Scope): Promi
   const row = await repository.selectCluster(db, id);
   if (!row || (scope.app !== undefined && !(await isInApp(db, id, scope.app)))) throw notFound(id, scope);
   return row;
-}
-
-function isInApp(db: Kysely<Database>, id: string, app: string): Promise<boolean> {
-  return checkLinks(db, { subject: clusterObject(id), object: appObject(app), linkType: 'inContextOf' });
-}
-
-async function clusterIdsInApp(db: Kysely<Database>, app: string): Promise<string[]> {
-  const prefix = clusterObject('');
-  const ids: string[] = [];
-  for (let offset = 0; ; offset += LINKS_PER_PAGE) {
-    const links = await listLinks(
-      db,
-      { object: appObject(app), linkType: 'inContextOf' },
-      { limit: LINKS_PER_PAGE, offset },
-    );
-    for (const { subject } of links) if (subject.startsWith(prefix)) ids.push(subject.slice(prefix.length));
-    if (links.length < LINKS_PER_PAGE) return ids;
-  }
-}
-
-async function dependantsOf(db: Kysely<Database>, id: string): Promise<string[]> {
-  const links = await listLinks(
-    db,
-    { object: clusterObject(id), linkType: 'dependsOn' },
-    { limit: MAX_DEPENDANTS, offset: 0 },
-  );
-  return links.map((link) => link.subject);
-}
-
-function stillNeeded(id: string, dependants: string[]): ConflictError {
-  const named = dependants.slice(0, DEPENDANTS_NAMED).join(', ');
-  const more =
-    dependants.length > DEPENDANTS_NAMED ? ` and ${dependants.length - DEPENDANTS_NAMED} more` : '';
-  return new ConflictError(
-    `search cluster ${id} is still needed: ${named}${more} ${dependants.length === 1 ? 'depends' : 'depend'} on it; delete ${dependants.length === 1 ? 'that' : 'those'} first, or use ?force=true`,
-    { dependants },
-  );
 }
 
 function exists(id: string): ConflictError {
