@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { clustersBenchmark } from './clusters.js';
 import { root } from './lib.js';
 import { linksBenchmark } from './links.js';
+import { rulesBenchmark } from './rules.js';
 
 /** A benchmark scenario: it runs, and answers the markdown section for docs/benchmarks.md. */
 export interface Benchmark {
@@ -12,7 +13,7 @@ export interface Benchmark {
   run(): Promise<string>;
 }
 
-const benchmarks: Benchmark[] = [linksBenchmark, clustersBenchmark];
+const benchmarks: Benchmark[] = [linksBenchmark, clustersBenchmark, rulesBenchmark];
 
 const file = join(root, 'docs', 'benchmarks.md');
 

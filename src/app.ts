@@ -5,7 +5,7 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { clustersArea } from './clusters/routes.js';
 import type { Config } from './config.js';
 import { requireAdmin } from './http/admin-auth.js';
-import { type AppContext, type Area, appScope } from './http/area.js';
+import { type AppContext, type Area, appScope, type Tuning } from './http/area.js';
 import { addCommonHeaders, requestId } from './http/common-headers.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { ValidationError } from './http/errors.js';
@@ -14,6 +14,7 @@ import { FailureLimiter } from './http/rate-limiter.js';
 import { OneLinePerRequest } from './http/request-logging.js';
 import { ErrorBodySchema } from './http/schemas.js';
 import { linksArea } from './links/routes.js';
+import { rulesArea } from './rules/routes.js';
 import { AdminVerifier } from './security/admin-credentials.js';
 import type { Store } from './storage/database.js';
 import { isMigrated } from './storage/migrate.js';
@@ -25,9 +26,10 @@ export interface AppDeps {
   /** Fastify logger options (tests pass `false` or a capturing stream). */
   logger?: FastifyServerOptions['logger'];
   now?: () => Date;
+  tuning?: Tuning;
 }
 
-const areas: Area[] = [linksArea, clustersArea];
+const areas: Area[] = [linksArea, clustersArea, rulesArea];
 
 const ID_OF_APP = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -63,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics: createMetrics(app),
     log: app.log,
     now: deps.now ?? (() => new Date()),
+    tuning: deps.tuning ?? {},
   };
   app.addSchema(ErrorBodySchema);
   for (const schema of areas.flatMap((area) => area.schemas ?? [])) app.addSchema(schema);

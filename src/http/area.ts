@@ -12,6 +12,13 @@ export interface AppContext {
   readonly metrics: Registry;
   readonly log: FastifyBaseLogger;
   readonly now: () => Date;
+  readonly tuning: Tuning;
+}
+
+/** Timings that tests shorten; the service runs with the defaults. */
+export interface Tuning {
+  /** Delays between webhook delivery attempts of rule sync (ms). */
+  readonly syncRetryDelaysMs?: readonly number[];
 }
 
 /**

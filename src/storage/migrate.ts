@@ -7,10 +7,22 @@ import { migrationsFor } from './migrations/index.js';
  * lock while it does, so nodes starting together on one PostgreSQL do not race.
  */
 export async function migrateToLatest(store: Store): Promise<string[]> {
-  const migrator = newMigrator(store);
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error;
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await newMigrator(store).migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    if (attempt >= 5 || !isCatalogRace(error)) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+  }
+}
+
+/**
+ * Kysely's migrator looks its tables up by reading the catalog of every schema; a schema
+ * dropped by someone else at that moment fails that one read. Migrations run in a
+ * transaction, so trying again is safe.
+ */
+function isCatalogRace(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return code === '3F000' || code === '42P01';
 }
 
 /** True when every known migration has been applied (the readiness check). */

@@ -1,5 +1,13 @@
 import type { SearchClusterTable } from '../clusters/tables.js';
 import type { LinkTable } from '../links/tables.js';
+import type {
+  RuleBulkOperationTable,
+  RuleFacetTable,
+  RuleTable,
+  RuleWordTable,
+  StudioClientTable,
+  StudioTable,
+} from '../rules/tables.js';
 
 /** Key/value settings of the service itself (the admin password hash, …). */
 export interface SettingTable {
@@ -12,4 +20,10 @@ export interface Database {
   setting: SettingTable;
   link: LinkTable;
   search_cluster: SearchClusterTable;
+  studio: StudioTable;
+  studio_client: StudioClientTable;
+  rule: RuleTable;
+  rule_facet: RuleFacetTable;
+  rule_word: RuleWordTable;
+  rule_bulk_operation: RuleBulkOperationTable;
 }

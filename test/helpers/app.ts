@@ -5,6 +5,7 @@ import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import type { Tuning } from '../../src/http/area.js';
 import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
 import { type Engine, openStore, type Store } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
@@ -71,6 +72,7 @@ export interface BuildOptions {
   env?: Record<string, string>;
   now?: () => Date;
   logger?: Parameters<typeof buildApp>[0]['logger'];
+  tuning?: Tuning;
 }
 
 /** The real app on a fresh database of the engine; closed when the test ends. */
@@ -83,6 +85,7 @@ export async function build(t: TestContext, engine: Engine, options: BuildOption
     secretKey: Buffer.alloc(32, 7),
     logger: options.logger ?? false,
     ...(options.now ? { now: options.now } : {}),
+    ...(options.tuning ? { tuning: options.tuning } : {}),
   });
   t.after(async () => {
     await app.close();

@@ -3,6 +3,7 @@ import type { Engine } from '../database.js';
 import * as foundation from './0001_foundation.js';
 import * as links from './0002_links.js';
 import * as searchClusters from './0100_search_clusters.js';
+import * as rules from './0301_rules.js';
 
 type MigrationModule = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -11,6 +12,7 @@ const modules: Array<[string, MigrationModule]> = [
   ['0001_foundation', foundation],
   ['0002_links', links],
   ['0100_search_clusters', searchClusters],
+  ['0301_rules', rules],
 ];
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {

@@ -1,0 +1,54 @@
+// Bearer authentication of the Rules API: a valid token with the rules scope,
+// acting for its own studio only.
+import { isIP } from 'node:net';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
+import type { Database } from '../storage/schema.js';
+import type { Actor } from './service.js';
+import { studioExists } from './studio-service.js';
+import { InvalidTokenError, type TokenService } from './tokens.js';
+
+const RULES_SCOPE = 'commercestudio.rules';
+const actors = new WeakMap<FastifyRequest, Actor>();
+
+/** The studio and client a request of the Rules API acts as (set by `requireBearer`). */
+export function actorOf(request: FastifyRequest): Actor {
+  const actor = actors.get(request);
+  if (!actor) throw new Error('requireBearer did not run for this route');
+  return actor;
+}
+
+/** Requires a bearer token on every route of the (encapsulated) instance. */
+export function requireBearer(app: FastifyInstance, db: Kysely<Database>, tokens: TokenService): void {
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers.authorization;
+    if (!header || !/^bearer /i.test(header)) {
+      throw new UnauthorizedError('a bearer token is required', 'Bearer realm="searchdeck"');
+    }
+    let claims: Awaited<ReturnType<TokenService['verify']>>;
+    try {
+      claims = await tokens.verify(header.slice(7).trim());
+    } catch (error) {
+      if (!(error instanceof InvalidTokenError)) throw error;
+      throw new UnauthorizedError(error.message, 'Bearer realm="searchdeck", error="invalid_token"');
+    }
+    if (!claims.scopes.includes(RULES_SCOPE))
+      throw new ForbiddenError(`the token lacks scope ${RULES_SCOPE}`);
+    const pathStudio = (request.params as { studioId?: string } | undefined)?.studioId;
+    if (pathStudio !== undefined && pathStudio !== claims.studioId) {
+      throw new ForbiddenError(`the token is not for studio ${pathStudio}`);
+    }
+    const label = hostLabel(request.hostname);
+    if (label !== undefined && label !== claims.studioId && (await studioExists(db, label))) {
+      throw new ForbiddenError(`the token is not for studio ${label}`);
+    }
+    actors.set(request, { studioId: claims.studioId, clientName: claims.clientName });
+  });
+}
+
+// `studio-a.rules.example.com` names studio-a; a bare host or an address names none.
+function hostLabel(hostname: string): string | undefined {
+  if (isIP(hostname) !== 0 || !hostname.includes('.')) return undefined;
+  return hostname.split('.')[0];
+}

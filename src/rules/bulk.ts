@@ -1,0 +1,238 @@
+// Bulk operations: many creates, updates, deletes and publishes, processed in
+// the background in one transaction per 500 rules, yielding to the event loop
+// between chunks. Rules taking part are flagged until the operation ends.
+import { randomUUID } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { AppError, NotFoundError, ValidationError } from '../http/errors.js';
+import type { Database } from '../storage/schema.js';
+import { clearBulkOperation, markBulkOperation, selectRule } from './repository.js';
+import {
+  type Actor,
+  createRule,
+  deleteRuleOrMark,
+  publishRule,
+  type RuleChange,
+  updateRuleStaging,
+} from './service.js';
+import type { SyncQueue } from './sync.js';
+
+export const CHUNK_SIZE = 500;
+const MAX_ITEMS = 100_000;
+
+type Operation = 'create' | 'update' | 'delete' | 'publish';
+interface Item {
+  operation: Operation;
+  body?: unknown;
+  id?: string;
+}
+
+export interface BulkStatus {
+  operationId: string;
+  status: 'PENDING' | 'RUNNING' | 'DONE' | 'FAILED';
+  counts: { created: number; updated: number; deleted: number; published: number; failed: number };
+  errors: Array<{ operation: Operation; index: number; id?: string; message: string }>;
+}
+
+export interface BulkRequest {
+  create?: unknown[];
+  update?: unknown[];
+  delete?: string[];
+  publish?: string[];
+}
+
+/** Runs bulk operations in the background; one per app, stopped when the app closes. */
+export class BulkRunner {
+  private readonly running = new Set<Promise<void>>();
+  private stopping = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly log: FastifyBaseLogger,
+    private readonly now: () => Date,
+    private readonly sync: SyncQueue,
+  ) {}
+
+  /** Records the operation, flags the rules it names, and starts it. */
+  async start(actor: Actor, request: BulkRequest): Promise<{ operationId: string }> {
+    const items = itemsOf(request);
+    const operationId = randomUUID();
+    const status: BulkStatus = { operationId, status: 'PENDING', counts: emptyCounts(), errors: [] };
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('rule_bulk_operation')
+        .values({
+          id: operationId,
+          studio_id: actor.studioId,
+          status: status.status,
+          request: '{}',
+          counts: JSON.stringify(status.counts),
+          errors: '[]',
+          created_at: this.now().toISOString(),
+          finished_at: null,
+        })
+        .execute();
+      const named = await Promise.all(
+        items
+          .filter((item) => item.id !== undefined)
+          .map((item) => selectRule(trx, actor.studioId, item.id!)),
+      );
+      await markBulkOperation(
+        trx,
+        named.flatMap((stored) => (stored ? [stored.rule.id] : [])),
+        operationId,
+      );
+    });
+    const run = this.run(actor, operationId, items).finally(() => this.running.delete(run));
+    this.running.add(run);
+    return { operationId };
+  }
+
+  async status(studioId: string, operationId: string): Promise<BulkStatus> {
+    const row = await this.db
+      .selectFrom('rule_bulk_operation')
+      .selectAll()
+      .where('id', '=', operationId)
+      .where('studio_id', '=', studioId)
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError(`no bulk operation ${operationId}`);
+    return {
+      operationId,
+      status: row.status as BulkStatus['status'],
+      counts: JSON.parse(row.counts) as BulkStatus['counts'],
+      errors: JSON.parse(row.errors) as BulkStatus['errors'],
+    };
+  }
+
+  /** Stops between chunks; an operation cut short ends FAILED, its rules unflagged. */
+  async close(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async run(actor: Actor, operationId: string, items: Item[]): Promise<void> {
+    const status: BulkStatus = { operationId, status: 'RUNNING', counts: emptyCounts(), errors: [] };
+    try {
+      await yieldToEventLoop();
+      for (let start = 0; start < items.length; start += CHUNK_SIZE) {
+        if (this.stopping) throw new Error('the service stopped before the operation ended');
+        await this.save(status);
+        const changes = await this.db.transaction().execute(async (trx) => {
+          const done: RuleChange[] = [];
+          for (const [offset, item] of items.slice(start, start + CHUNK_SIZE).entries()) {
+            const change = await this.apply(trx, actor, operationId, item, start + offset, status);
+            if (change) done.push(change);
+          }
+          return done;
+        });
+        for (const change of changes) {
+          if (change.removed) this.sync.removed(change.stored);
+          else this.sync.changed(actor.studioId, change.stored.rule.id);
+        }
+        await yieldToEventLoop();
+      }
+      status.status = 'DONE';
+    } catch (error) {
+      this.log.error({ err: error, operationId }, 'bulk operation failed');
+      status.status = 'FAILED';
+      status.errors.push({ operation: 'create', index: -1, message: (error as Error).message });
+    }
+    await clearBulkOperation(this.db, operationId).catch(() => {});
+    await this.save(status, true).catch(() => {});
+  }
+
+  /** One item; its own failure (bad body, unknown id) is recorded and the rest goes on. */
+  private async apply(
+    trx: Kysely<Database>,
+    actor: Actor,
+    operationId: string,
+    item: Item,
+    index: number,
+    status: BulkStatus,
+  ): Promise<RuleChange | undefined> {
+    const now = this.now();
+    try {
+      switch (item.operation) {
+        case 'create': {
+          const stored = await createRule(trx, actor, item.body, now, (rule) => {
+            rule.meta.bulkOperationId = operationId;
+          });
+          status.counts.created += 1;
+          return { stored, removed: false };
+        }
+        case 'update': {
+          const change = await updateRuleStaging(trx, actor, item.id!, item.body, undefined, now);
+          status.counts.updated += 1;
+          return change;
+        }
+        case 'delete': {
+          const change = await deleteRuleOrMark(trx, actor, item.id!, now);
+          status.counts.deleted += 1;
+          return change;
+        }
+        case 'publish': {
+          const change = await publishRule(trx, actor, item.id!, now);
+          status.counts.published += 1;
+          return change;
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      status.counts.failed += 1;
+      status.errors.push({
+        operation: item.operation,
+        index,
+        ...(item.id === undefined ? {} : { id: item.id }),
+        message: error.message,
+      });
+      return undefined;
+    }
+  }
+
+  private async save(status: BulkStatus, finished = false): Promise<void> {
+    await this.db
+      .updateTable('rule_bulk_operation')
+      .set({
+        status: status.status,
+        counts: JSON.stringify(status.counts),
+        errors: JSON.stringify(status.errors),
+        ...(finished ? { finished_at: this.now().toISOString() } : {}),
+      })
+      .where('id', '=', status.operationId)
+      .execute();
+  }
+}
+
+function itemsOf(request: BulkRequest): Item[] {
+  const items: Item[] = [
+    ...(request.create ?? []).map((body): Item => ({ operation: 'create', body })),
+    ...(request.update ?? []).map((body): Item => ({ operation: 'update', body, id: idOf(body) })),
+    ...(request.delete ?? []).map((id): Item => ({ operation: 'delete', id })),
+    ...(request.publish ?? []).map((id): Item => ({ operation: 'publish', id })),
+  ];
+  const missing = items.findIndex((item) => item.operation === 'update' && item.id === undefined);
+  if (missing >= 0) {
+    throw new ValidationError([
+      { field: `update[${missing}].id`, message: 'every update needs the rule id' },
+    ]);
+  }
+  if (items.length === 0 || items.length > MAX_ITEMS) {
+    throw new ValidationError([
+      {
+        field: 'body',
+        message: `a bulk operation takes 1 to ${MAX_ITEMS} items in create, update, delete, publish`,
+      },
+    ]);
+  }
+  return items;
+}
+
+function idOf(body: unknown): string | undefined {
+  const id = (body as { id?: unknown } | null)?.id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+function emptyCounts(): BulkStatus['counts'] {
+  return { created: 0, updated: 0, deleted: 0, published: 0, failed: 0 };
+}

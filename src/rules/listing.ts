@@ -1,0 +1,35 @@
+// The rules listing: parameters in, one page of rules with totals out.
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { parseFields, parseListing } from './listing-params.js';
+import { queryListing } from './listing-query.js';
+import { extrasOf, presentRule } from './presentation.js';
+import { toStoredRule } from './rule-rows.js';
+import type { RuleResponse } from './schemas.js';
+
+export interface RulePage {
+  content: RuleResponse[];
+  page: { size: number; number: number; totalElements: number; totalPages: number };
+}
+
+/** `GET /em-rules`: checks the parameters, asks the database for the page, adds the extras. */
+export async function listRules(
+  db: Kysely<Database>,
+  studioId: string,
+  query: Record<string, string | string[] | undefined>,
+): Promise<RulePage> {
+  const params = parseListing(query);
+  const fields = parseFields(query);
+  const { rows, total } = await queryListing(db, studioId, params);
+  const rules = rows.map(toStoredRule);
+  const extras = await extrasOf(db, studioId, rules, fields);
+  return {
+    content: rules.map((stored) => presentRule(stored, extras.get(stored.rule.id))),
+    page: {
+      size: params.size,
+      number: params.page,
+      totalElements: total,
+      totalPages: Math.ceil(total / params.size),
+    },
+  };
+}

@@ -1,0 +1,100 @@
+// Domain types of the rules area and the facts derived from them.
+
+import { sameContent } from './canonical.js';
+import type {
+  BannerContent,
+  BlockListContent,
+  BoostListContent,
+  BuryListContent,
+  CONTENT_TYPES,
+  PinnedContent,
+  RedirectContent,
+  RULE_TYPES,
+} from './content-schema.js';
+
+export type RuleType = (typeof RULE_TYPES)[number];
+export type ContentType = (typeof CONTENT_TYPES)[number];
+
+/** What staging and live hold: everything an editor changes, with defaults applied. */
+export type RuleContent =
+  | BlockListContent
+  | BoostListContent
+  | BuryListContent
+  | PinnedContent
+  | RedirectContent
+  | BannerContent;
+
+/** A stored rule. Dates are ISO 8601 strings in UTC, as answered. */
+export interface Rule {
+  id: string;
+  studioId: string;
+  externalId: string | null;
+  contentType: ContentType;
+  migratedId: string | null;
+  staging: RuleContent;
+  live: RuleContent | null;
+  createdBy: string;
+  creationDate: string;
+  lastModifiedBy: string;
+  lastModified: string;
+}
+
+/** The fields fixed at creation, which an update must not change. */
+export type RuleIdentity = Pick<Rule, 'externalId' | 'contentType'> & { type: RuleType };
+
+export type PublishState = 'DRAFT' | 'PUBLISHED' | 'PUBLISHED_WITH_DRAFT_EDITS';
+
+/** One problem with a request, `field` in dotted form (`pinnedValues[0].position`). */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export type Validation<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+
+export interface TargetedDocument {
+  fieldName: string;
+  value: string;
+}
+
+/** Where a rule stands between its staging and live contents. */
+export function publishState(rule: Pick<Rule, 'staging' | 'live'>): PublishState {
+  if (rule.live === null) return 'DRAFT';
+  return sameContent(rule.staging, rule.live) ? 'PUBLISHED' : 'PUBLISHED_WITH_DRAFT_EDITS';
+}
+
+/** Whether the next publish removes the rule. Derived, so it can never disagree with staging. */
+export function isMarkedForDeletion(rule: Pick<Rule, 'staging' | 'live'>): boolean {
+  return rule.live !== null && rule.staging.deleted;
+}
+
+/** The documents a content acts on by value: blocked, boosted, buried or pinned ones. */
+export function targetedDocuments(content: RuleContent): TargetedDocument[] {
+  switch (content.type) {
+    case 'blockList':
+    case 'boostList':
+    case 'buryList':
+      return distinct(content.fieldValues.map((value) => ({ fieldName: content.fieldName, value })));
+    case 'pinned':
+      return distinct(content.pinnedValues.map(({ value }) => ({ fieldName: content.fieldName, value })));
+    case 'redirect':
+    case 'banner':
+      return [];
+  }
+}
+
+/** The documents targeted by staging or live, each once (the listing's TARGETED_DOCUMENTS). */
+export function ruleTargetedDocuments(rule: Pick<Rule, 'staging' | 'live'>): TargetedDocument[] {
+  const live = rule.live === null ? [] : targetedDocuments(rule.live);
+  return distinct([...targetedDocuments(rule.staging), ...live]);
+}
+
+function distinct(documents: TargetedDocument[]): TargetedDocument[] {
+  const seen = new Set<string>();
+  return documents.filter(({ fieldName, value }) => {
+    const key = JSON.stringify([fieldName, value]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

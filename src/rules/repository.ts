@@ -1,0 +1,200 @@
+// SQL of single rules: reading one, writing one (with its side rows), and the
+// candidates of a CONFLICTS check. The listing's SQL is in listing-query.ts.
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { facetRows, type RuleRow, ruleRow, type StoredRule, toStoredRule, wordRows } from './rule-rows.js';
+
+// Rows per INSERT: well under SQLite's and PostgreSQL's limits on bound parameters.
+const ROWS_PER_INSERT = 500;
+
+/** A rule of the studio by id or externalId. */
+export async function selectRule(
+  db: Kysely<Database>,
+  studioId: string,
+  idOrExternalId: string,
+): Promise<StoredRule | undefined> {
+  const row = await db
+    .selectFrom('rule')
+    .selectAll()
+    .where('studio_id', '=', studioId)
+    .where((eb) => eb.or([eb('id', '=', idOrExternalId), eb('external_id', '=', idOrExternalId)]))
+    // An id wins over another rule's externalId that happens to spell it.
+    .orderBy(sql`case when id = ${idOrExternalId} then 0 else 1 end`)
+    .limit(1)
+    .executeTakeFirst();
+  return row && toStoredRule(row);
+}
+
+export async function selectRulesByIds(db: Kysely<Database>, ids: string[]): Promise<StoredRule[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('rule').selectAll().where('id', 'in', ids).execute();
+  return rows.map(toStoredRule);
+}
+
+export async function externalIdTaken(db: Kysely<Database>, studioId: string, externalId: string) {
+  const row = await db
+    .selectFrom('rule')
+    .select('id')
+    .where('studio_id', '=', studioId)
+    .where('external_id', '=', externalId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Inserts rules with their side rows (in chunks: bulk work and benchmark set-up use it too). */
+export async function insertRules(db: Kysely<Database>, rules: StoredRule[]): Promise<void> {
+  await insertChunked(
+    db,
+    'rule',
+    rules.map((stored) => ruleRow(stored)),
+  );
+  await insertSideRows(db, rules);
+}
+
+/**
+ * Replaces a stored rule, when its lastModified is still `expectedLastModified`.
+ * Answers false when another write came first.
+ */
+export async function updateRule(
+  db: Kysely<Database>,
+  stored: StoredRule,
+  expectedLastModified: string,
+): Promise<boolean> {
+  const {
+    id,
+    studio_id: _studio,
+    creation_date: _created,
+    created_by: _creator,
+    ...changes
+  } = ruleRow(stored);
+  const result = await db
+    .updateTable('rule')
+    .set(changes)
+    .where('id', '=', id)
+    .where('last_modified', '=', expectedLastModified)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return false;
+  await db.deleteFrom('rule_facet').where('rule_id', '=', id).execute();
+  await db.deleteFrom('rule_word').where('rule_id', '=', id).execute();
+  await insertSideRows(db, [stored]);
+  return true;
+}
+
+export async function deleteRule(db: Kysely<Database>, id: string): Promise<void> {
+  await db.deleteFrom('rule_facet').where('rule_id', '=', id).execute();
+  await db.deleteFrom('rule_word').where('rule_id', '=', id).execute();
+  await db.deleteFrom('rule').where('id', '=', id).execute();
+}
+
+/** Sets or clears the bulk operation rules take part in. */
+export async function markBulkOperation(
+  db: Kysely<Database>,
+  ruleIds: string[],
+  operationId: string | null,
+): Promise<void> {
+  for (let i = 0; i < ruleIds.length; i += ROWS_PER_INSERT) {
+    await db
+      .updateTable('rule')
+      .set({ bulk_operation_id: operationId })
+      .where('id', 'in', ruleIds.slice(i, i + ROWS_PER_INSERT))
+      .execute();
+  }
+}
+
+export async function clearBulkOperation(db: Kysely<Database>, operationId: string): Promise<void> {
+  await db
+    .updateTable('rule')
+    .set({ bulk_operation_id: null })
+    .where('bulk_operation_id', '=', operationId)
+    .execute();
+}
+
+/** Records delivery of one content version to the sync targets (never moving backwards). */
+export async function recordSync(
+  db: Kysely<Database>,
+  id: string,
+  stage: 'staging' | 'live',
+  version: number,
+  outcome: { ok: true; at: string } | { ok: false },
+): Promise<void> {
+  if (stage === 'staging') {
+    const set = outcome.ok
+      ? { staging_synced_version: version, staging_synced_at: outcome.at, staging_failed_version: null }
+      : { staging_failed_version: version };
+    await db.updateTable('rule').set(set).where('id', '=', id).execute();
+  } else {
+    const set = outcome.ok
+      ? { live_synced_version: version, live_synced_at: outcome.at, live_failed_version: null }
+      : { live_failed_version: version };
+    await db.updateTable('rule').set(set).where('id', '=', id).execute();
+  }
+}
+
+/**
+ * Rules of the studio that could conflict with a rule: those sharing a targeted
+ * document or a pin position with it, and, for a redirect, the other redirects.
+ * The side table does the matching, so a studio is never read whole.
+ */
+export async function selectConflictCandidates(
+  db: Kysely<Database>,
+  stored: StoredRule,
+  limit: number,
+): Promise<StoredRule[]> {
+  const { id, studioId, staging } = stored.rule;
+  const shared = db
+    .selectFrom('rule_facet as mine')
+    .innerJoin('rule_facet as theirs', (join) =>
+      join
+        .onRef('theirs.studio_id', '=', 'mine.studio_id')
+        .onRef('theirs.kind', '=', 'mine.kind')
+        .onRef('theirs.value', '=', 'mine.value')
+        .onRef('theirs.field', '=', 'mine.field'),
+    )
+    .select('theirs.rule_id')
+    .where('mine.rule_id', '=', id)
+    .where('mine.kind', 'in', ['target', 'position']);
+  const redirects = db
+    .selectFrom('rule_facet')
+    .select('rule_id')
+    .where('studio_id', '=', studioId)
+    .where('kind', '=', 'type')
+    .where('value', '=', 'redirect');
+  const candidates = staging.type === 'redirect' ? shared.union(redirects) : shared;
+  const rows = await db
+    .selectFrom('rule')
+    .selectAll()
+    .where('id', 'in', candidates)
+    .where('id', '!=', id)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map(toStoredRule);
+}
+
+async function insertSideRows(db: Kysely<Database>, rules: StoredRule[]): Promise<void> {
+  await insertChunked(
+    db,
+    'rule_facet',
+    rules.flatMap(({ rule }) => facetRows(rule)),
+  );
+  await insertChunked(
+    db,
+    'rule_word',
+    rules.flatMap(({ rule }) => wordRows(rule)),
+  );
+}
+
+async function insertChunked<Table extends 'rule' | 'rule_facet' | 'rule_word'>(
+  db: Kysely<Database>,
+  table: Table,
+  rows: RuleRow[] | ReturnType<typeof facetRows> | ReturnType<typeof wordRows>,
+): Promise<void> {
+  const perInsert = table === 'rule' ? 100 : ROWS_PER_INSERT;
+  for (let i = 0; i < rows.length; i += perInsert) {
+    // The three row types are the tables' insertables; Kysely cannot relate a union of tables to a union of rows.
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + perInsert) as never)
+      .execute();
+  }
+}

@@ -1,0 +1,205 @@
+// Rules of a studio: create, read, edit staging, and the publish workflow.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
+import type { Database } from '../storage/schema.js';
+import { sameContent } from './canonical.js';
+import type { Rule, RuleContent } from './model.js';
+import { deleteRule, externalIdTaken, insertRules, selectRule, updateRule } from './repository.js';
+import { NEW_RULE_META, type StoredRule } from './rule-rows.js';
+import { validateNewRule, validateRuleUpdate } from './validation.js';
+
+/** Who acts: the studio of the token and the client's name (`client:<name>` in the record). */
+export interface Actor {
+  studioId: string;
+  clientName: string;
+}
+
+/** What a write did: the rule as it now is (or was, when `removed`). */
+export interface RuleChange {
+  stored: StoredRule;
+  removed: boolean;
+}
+
+export async function createRule(
+  db: Kysely<Database>,
+  actor: Actor,
+  body: unknown,
+  now: Date,
+  adjust: (stored: StoredRule) => void = () => {},
+): Promise<StoredRule> {
+  const input = validateNewRule(body);
+  if (!input.ok) throw new ValidationError(input.errors);
+  const { content, externalId, contentType, migratedId } = input.value;
+  if (externalId !== null && (await externalIdTaken(db, actor.studioId, externalId))) {
+    throw new ConflictError(`a rule with externalId ${externalId} already exists`);
+  }
+  const at = now.toISOString();
+  const by = `client:${actor.clientName}`;
+  const stored: StoredRule = {
+    rule: {
+      id: randomUUID(),
+      studioId: actor.studioId,
+      externalId,
+      contentType,
+      migratedId,
+      staging: content,
+      live: null,
+      createdBy: by,
+      creationDate: at,
+      lastModifiedBy: by,
+      lastModified: at,
+    },
+    meta: { ...NEW_RULE_META },
+  };
+  adjust(stored);
+  await insertRules(db, [stored]);
+  return stored;
+}
+
+/** A rule of the studio by id or externalId; another studio's rule is not found either. */
+export async function getRule(db: Kysely<Database>, studioId: string, id: string): Promise<StoredRule> {
+  const stored = await selectRule(db, studioId, id);
+  if (!stored) throw new NotFoundError(`no rule ${id}`);
+  return stored;
+}
+
+/** `PUT`: replaces staging. `deleted: true` marks the rule (a draft goes at once). */
+export function updateRuleStaging(
+  db: Kysely<Database>,
+  actor: Actor,
+  id: string,
+  body: unknown,
+  ifMatch: string | undefined,
+  now: Date,
+): Promise<RuleChange> {
+  return modify(db, actor, id, now, ifMatch, ({ rule }) => {
+    const content = validateRuleUpdate(body, {
+      type: rule.staging.type,
+      externalId: rule.externalId,
+      contentType: rule.contentType,
+    });
+    if (!content.ok) throw new ValidationError(content.errors);
+    if (content.value.deleted && rule.live === null) return 'remove';
+    return { staging: content.value };
+  });
+}
+
+/** Copies staging to live; a rule marked for deletion goes entirely. */
+export function publishRule(db: Kysely<Database>, actor: Actor, id: string, now: Date) {
+  return modify(db, actor, id, now, undefined, ({ rule }) =>
+    rule.staging.deleted ? 'remove' : { live: rule.staging },
+  );
+}
+
+/** Removes live: the rule is a draft again, and no longer marked for deletion. */
+export function unpublishRule(db: Kysely<Database>, actor: Actor, id: string, now: Date) {
+  return modify(db, actor, id, now, undefined, ({ rule }) => ({
+    live: null,
+    staging: { ...rule.staging, deleted: false },
+  }));
+}
+
+/** Removes a draft at once; marks a published rule for removal by the next publish. */
+export function deleteRuleOrMark(db: Kysely<Database>, actor: Actor, id: string, now: Date) {
+  return modify(db, actor, id, now, undefined, ({ rule }) =>
+    rule.live === null ? 'remove' : { staging: { ...rule.staging, deleted: true } },
+  );
+}
+
+/** Clears the deletion mark. */
+export function restoreRule(db: Kysely<Database>, actor: Actor, id: string, now: Date) {
+  return modify(db, actor, id, now, undefined, ({ rule }) => ({
+    staging: { ...rule.staging, deleted: false },
+  }));
+}
+
+type Edit = 'remove' | { staging?: RuleContent; live?: RuleContent | null };
+
+/**
+ * Applies one edit to a rule in a transaction. The write only lands if the rule
+ * is still as read (its lastModified), so concurrent edits never overwrite each other.
+ */
+export async function modify(
+  db: Kysely<Database>,
+  actor: Actor,
+  id: string,
+  now: Date,
+  ifMatch: string | undefined,
+  edit: (stored: StoredRule) => Edit,
+): Promise<RuleChange> {
+  return inTransaction(db, async (trx) => {
+    const stored = await getRule(trx, actor.studioId, id);
+    if (ifMatch !== undefined && !matchesVersion(ifMatch, stored.rule.lastModified)) {
+      throw new ConflictError(
+        `the rule was changed since ${ifMatch} (it is now ${stored.rule.lastModified})`,
+        {
+          lastModified: stored.rule.lastModified,
+        },
+      );
+    }
+    const change = edit(stored);
+    if (change === 'remove') {
+      await deleteRule(trx, stored.rule.id);
+      return { stored, removed: true };
+    }
+    const next = applyEdit(stored, change, actor, now);
+    if (!(await updateRule(trx, next, stored.rule.lastModified))) {
+      throw new ConflictError('the rule was changed by another request; read it again');
+    }
+    return { stored: next, removed: false };
+  });
+}
+
+/** Runs `work` in a transaction, or in the one `db` already is (bulk work batches many edits). */
+export function inTransaction<T>(
+  db: Kysely<Database>,
+  work: (trx: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/** The rule after an edit: versions count content changes, lastModified always moves forward. */
+export function applyEdit(stored: StoredRule, change: Exclude<Edit, 'remove'>, actor: Actor, now: Date) {
+  const { rule, meta } = stored;
+  const staging = change.staging ?? rule.staging;
+  const live = change.live === undefined ? rule.live : change.live;
+  const next: Rule = {
+    ...rule,
+    staging,
+    live,
+    lastModifiedBy: `client:${actor.clientName}`,
+    lastModified: after(now, rule.lastModified),
+  };
+  return {
+    rule: next,
+    meta: {
+      ...meta,
+      stagingVersion: meta.stagingVersion + (sameContent(staging, rule.staging) ? 0 : 1),
+      liveVersion: meta.liveVersion + (sameContent(live, rule.live) ? 0 : 1),
+    },
+  };
+}
+
+/** The ETag of a rule: its lastModified, which changes with every write. */
+export function etagOf(rule: Rule): string {
+  return `"${rule.lastModified}"`;
+}
+
+/** Whether an If-Match value (an ETag, or the lastModified itself) names this version. */
+export function matchesVersion(ifMatch: string, lastModified: string): boolean {
+  return ifMatch.split(',').some((candidate) => {
+    const value = candidate
+      .trim()
+      .replace(/^W\//, '')
+      .replace(/^"(.*)"$/, '$1');
+    return value === '*' || value === lastModified || Date.parse(value) === Date.parse(lastModified);
+  });
+}
+
+// Two writes in one millisecond still get different lastModified values, so that
+// If-Match with a lastModified always tells versions apart.
+function after(now: Date, previous: string): string {
+  const time = Math.max(now.getTime(), Date.parse(previous) + 1);
+  return new Date(time).toISOString();
+}

@@ -1,0 +1,79 @@
+// SQL of studios and their API clients.
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import type { StudioClientTable, StudioTable } from './tables.js';
+
+export type StudioRow = Selectable<StudioTable>;
+export type ClientRow = Selectable<StudioClientTable>;
+
+export async function insertStudio(db: Kysely<Database>, row: StudioRow): Promise<boolean> {
+  const result = await db
+    .insertInto('studio')
+    .values(row)
+    .onConflict((c) => c.doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export function selectStudios(db: Kysely<Database>): Promise<StudioRow[]> {
+  return db.selectFrom('studio').selectAll().orderBy('id').execute();
+}
+
+export function selectStudio(db: Kysely<Database>, id: string): Promise<StudioRow | undefined> {
+  return db.selectFrom('studio').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateStudio(
+  db: Kysely<Database>,
+  id: string,
+  changes: Partial<Pick<StudioRow, 'name' | 'sync_targets'>>,
+): Promise<void> {
+  await db.updateTable('studio').set(changes).where('id', '=', id).execute();
+}
+
+export async function studioHasRules(db: Kysely<Database>, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('rule')
+    .select('id')
+    .where('studio_id', '=', id)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Removes a studio with its clients, rules and operations (the foreign keys cascade). */
+export async function deleteStudioRow(db: Kysely<Database>, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('studio').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+export async function insertClient(db: Kysely<Database>, row: ClientRow): Promise<boolean> {
+  const result = await db
+    .insertInto('studio_client')
+    .values(row)
+    .onConflict((c) => c.doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export function selectClients(db: Kysely<Database>, studioId: string): Promise<ClientRow[]> {
+  return db
+    .selectFrom('studio_client')
+    .selectAll()
+    .where('studio_id', '=', studioId)
+    .orderBy('name')
+    .execute();
+}
+
+export function selectClient(db: Kysely<Database>, clientId: string): Promise<ClientRow | undefined> {
+  return db.selectFrom('studio_client').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+}
+
+export async function deleteClientRow(db: Kysely<Database>, studioId: string, clientId: string) {
+  const result = await db
+    .deleteFrom('studio_client')
+    .where('studio_id', '=', studioId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}

@@ -1,0 +1,139 @@
+// Studios (one shop's rule workspace) and the API clients that may act on them.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { ConflictError, NotFoundError } from '../http/errors.js';
+import { hashSecret } from '../security/password-hash.js';
+import type { Database } from '../storage/schema.js';
+import {
+  type ClientRow,
+  deleteClientRow,
+  deleteStudioRow,
+  insertClient,
+  insertStudio,
+  type StudioRow,
+  selectClients,
+  selectStudio,
+  selectStudios,
+  studioHasRules,
+  updateStudio,
+} from './studio-repository.js';
+
+export const SCOPES = ['commercestudio.rules', 'commercestudio.rewrites'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface Studio {
+  id: string;
+  name: string;
+  syncTargets: string[];
+  createdAt: string;
+}
+
+export interface ApiClient {
+  clientId: string;
+  studioId: string;
+  name: string;
+  scopes: Scope[];
+  createdAt: string;
+}
+
+function toStudio(row: StudioRow): Studio {
+  return {
+    id: row.id,
+    name: row.name,
+    syncTargets: JSON.parse(row.sync_targets) as string[],
+    createdAt: row.created_at,
+  };
+}
+
+/** A client as listed: never its secret or the secret's hash. */
+export function toClient(row: ClientRow): ApiClient {
+  return {
+    clientId: row.client_id,
+    studioId: row.studio_id,
+    name: row.name,
+    scopes: JSON.parse(row.scopes) as Scope[],
+    createdAt: row.created_at,
+  };
+}
+
+export async function createStudio(db: Kysely<Database>, body: { id: string; name: string }, now: Date) {
+  const row = { id: body.id, name: body.name, sync_targets: '[]', created_at: now.toISOString() };
+  if (!(await insertStudio(db, row))) throw new ConflictError(`studio ${body.id} already exists`);
+  return toStudio(row);
+}
+
+export async function listStudios(db: Kysely<Database>): Promise<Studio[]> {
+  return (await selectStudios(db)).map(toStudio);
+}
+
+export async function getStudio(db: Kysely<Database>, id: string): Promise<Studio> {
+  const row = await selectStudio(db, id);
+  if (!row) throw new NotFoundError(`no studio ${id}`);
+  return toStudio(row);
+}
+
+/** Whether a studio exists (the host-label check of the Rules API). */
+export async function studioExists(db: Kysely<Database>, id: string): Promise<boolean> {
+  return (await selectStudio(db, id)) !== undefined;
+}
+
+export async function changeStudio(
+  db: Kysely<Database>,
+  id: string,
+  body: { name?: string | undefined; syncTargets?: string[] | undefined },
+): Promise<Studio> {
+  await getStudio(db, id);
+  await updateStudio(db, id, {
+    ...(body.name === undefined ? {} : { name: body.name }),
+    ...(body.syncTargets === undefined
+      ? {}
+      : { sync_targets: JSON.stringify([...new Set(body.syncTargets)]) }),
+  });
+  return getStudio(db, id);
+}
+
+/** Deletes a studio; one with rules only when forced, as its rules go with it. */
+export async function deleteStudio(db: Kysely<Database>, id: string, force: boolean): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await getStudio(trx, id);
+    if (!force && (await studioHasRules(trx, id))) {
+      throw new ConflictError(`studio ${id} has rules; delete them first or pass force=true`);
+    }
+    await deleteStudioRow(trx, id);
+  });
+}
+
+/** Creates a client; the secret is answered here once and only its hash is kept. */
+export async function createClient(
+  db: Kysely<Database>,
+  studioId: string,
+  body: { name: string; scopes?: Scope[] | undefined },
+  now: Date,
+): Promise<ApiClient & { clientSecret: string }> {
+  await getStudio(db, studioId);
+  const clientSecret = randomBytes(32).toString('base64url');
+  const row: ClientRow = {
+    client_id: randomUUID(),
+    studio_id: studioId,
+    name: body.name,
+    secret_hash: await hashSecret(clientSecret),
+    scopes: JSON.stringify([...new Set(body.scopes ?? [...SCOPES])]),
+    created_at: now.toISOString(),
+  };
+  if (!(await insertClient(db, row))) {
+    throw new ConflictError(`studio ${studioId} already has a client named ${body.name}`);
+  }
+  return { ...toClient(row), clientSecret };
+}
+
+export async function listClients(db: Kysely<Database>, studioId: string): Promise<ApiClient[]> {
+  await getStudio(db, studioId);
+  return (await selectClients(db, studioId)).map(toClient);
+}
+
+/** Removes a client; its tokens stop working as they name a client that no longer exists. */
+export async function deleteClient(db: Kysely<Database>, studioId: string, clientId: string): Promise<void> {
+  if (!(await deleteClientRow(db, studioId, clientId))) {
+    throw new NotFoundError(`studio ${studioId} has no client ${clientId}`);
+  }
+}

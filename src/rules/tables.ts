@@ -1,0 +1,93 @@
+// Tables of the rules area. A rule row holds both contents as JSON plus the
+// columns the listing filters and sorts on; the side tables index the values of
+// BOTH contents, so that "staging or live matches" is one indexed lookup.
+
+export interface StudioTable {
+  id: string;
+  name: string;
+  /** JSON array of webhook URLs that receive every content change. */
+  sync_targets: string;
+  created_at: string;
+}
+
+export interface StudioClientTable {
+  client_id: string;
+  studio_id: string;
+  name: string;
+  secret_hash: string;
+  /** JSON array of granted scopes. */
+  scopes: string;
+  created_at: string;
+}
+
+export interface RuleTable {
+  id: string;
+  studio_id: string;
+  external_id: string | null;
+  content_type: string;
+  migrated_id: string | null;
+  staging: string;
+  live: string | null;
+  created_by: string;
+  creation_date: string;
+  last_modified_by: string;
+  last_modified: string;
+  // Sort columns, from the staging content.
+  name_key: string;
+  type: string;
+  precedence: number;
+  /** effectiveStart, '' when open: an open start sorts first. */
+  sort_start: string;
+  /** effectiveEnd, '~' when open: an open end sorts last. */
+  sort_end: string;
+  publish_state: string;
+  published: number;
+  // Filter columns for the date ranges of both contents (null: open bound).
+  staging_start: string | null;
+  staging_end: string | null;
+  live_start: string | null;
+  live_end: string | null;
+  // Delivery to the studio's sync targets: versions count changes of each content.
+  staging_version: number;
+  staging_synced_version: number | null;
+  staging_synced_at: string | null;
+  staging_failed_version: number | null;
+  live_version: number;
+  live_synced_version: number | null;
+  live_synced_at: string | null;
+  live_failed_version: number | null;
+  bulk_operation_id: string | null;
+}
+
+/** One filterable value of a rule (from staging or live): kind 'tag' | 'group' | 'type' | 'target'. */
+export interface RuleFacetTable {
+  rule_id: string;
+  studio_id: string;
+  kind: string;
+  value: string;
+  /** The document field of a 'target' value; '' for the other kinds. */
+  field: string;
+}
+
+/** One search word of a rule's field, with its count (the larger of staging's and live's). */
+export interface RuleWordTable {
+  studio_id: string;
+  word: string;
+  rule_id: string;
+  field: string;
+  tf: number;
+}
+
+export interface RuleBulkOperationTable {
+  id: string;
+  studio_id: string;
+  status: string;
+  /** JSON of the request, until it is processed. */
+  request: string;
+  /** JSON `{ created, updated, deleted, published, failed }`. */
+  counts: string;
+  /** JSON array of `{ index, operation, id?, message }`. */
+  errors: string;
+  created_at: string;
+  finished_at: string | null;
+}

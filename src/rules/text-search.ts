@@ -1,0 +1,79 @@
+// Words for the listing's `searchQuery`: what a rule can be found by, and how a
+// query's words match them.
+import type { RuleContent } from './model.js';
+
+/**
+ * A text reduced to its key: NFKC, trimmed, inner whitespace collapsed, lower
+ * case, diacritics removed (`Électrique ` → `electrique`). The same key as
+ * typeahead terms, so "the same query" means the same thing everywhere.
+ */
+export function textKey(text: string): string {
+  return text
+    .normalize('NFKC')
+    .trim()
+    .replace(/\s+/gu, ' ')
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .normalize('NFC');
+}
+
+/** The words of a text, case- and accent-insensitively: runs of letters and digits of its key. */
+export function searchWords(text: string): string[] {
+  return textKey(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
+}
+
+/** What a content can be found by, per field, so that relevance can weigh the name above the rest. */
+export interface SearchableFields {
+  name: string[];
+  description: string[];
+  tags: string[];
+  queries: string[];
+  values: string[];
+}
+
+/** The words of each searchable field of a content, repeated words kept (relevance counts them). */
+export function searchableFields(content: RuleContent): SearchableFields {
+  return {
+    name: searchWords(content.name),
+    description: searchWords(content.description),
+    tags: content.tags.flatMap(searchWords),
+    queries: content.conditions.queries.flatMap(searchWords),
+    values: typeValues(content).flatMap(searchWords),
+  };
+}
+
+// "The type's values": what the rule acts on or sends the shopper to.
+function typeValues(content: RuleContent): string[] {
+  switch (content.type) {
+    case 'blockList':
+    case 'boostList':
+    case 'buryList':
+      return content.fieldValues;
+    case 'pinned':
+      return content.pinnedValues.map(({ value }) => value);
+    case 'redirect':
+      return [content.url];
+    case 'banner':
+      return [content.bannerUrl, content.zone];
+  }
+}
+
+/**
+ * Whether a rule with these words matches a search: every query word begins
+ * some word of the rule (AND). Each word a user adds narrows the listing, as in
+ * any filter box; OR would make a longer, more precise query return more rules.
+ * A query without words (`""`, `"--"`) filters nothing.
+ */
+export function matchesSearch(queryWords: readonly string[], ruleWords: Iterable<string>): boolean {
+  if (queryWords.length === 0) return true;
+  const words = [...new Set(ruleWords)];
+  return queryWords.every((query) => words.some((word) => word.startsWith(query)));
+}
+
+/** All the words of a content, each once: the set a `searchQuery` is matched against. */
+export function allSearchWords(fields: SearchableFields): Set<string> {
+  return new Set(Object.values(fields).flat());
+}

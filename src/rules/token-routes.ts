@@ -1,0 +1,93 @@
+// `POST /oauth2/token`: the client-credentials grant, answering in OAuth2's
+// error format (RFC 6749 §5.2) rather than the common error body.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { parseBasic } from '../http/admin-auth.js';
+import type { AppContext } from '../http/area.js';
+import { FailureLimiter } from '../http/rate-limiter.js';
+import { rulesRuntime } from './runtime.js';
+import { OAuthError } from './tokens.js';
+
+/** The token endpoint, in its own plugin: form bodies and OAuth2 errors stay inside it. */
+export async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { tokens } = rulesRuntime(ctx);
+  const limiter = new FailureLimiter();
+  await app.register(async (oauth) => {
+    oauth.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(String(body))));
+      },
+    );
+    oauth.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
+      const status = error.statusCode !== undefined && error.statusCode < 500 ? 400 : 500;
+      const description = status === 400 ? 'the request is not a valid token request' : 'internal error';
+      return oauthError(reply, status, status === 400 ? 'invalid_request' : 'server_error', description);
+    });
+    oauth.post(
+      '/oauth2/token',
+      { schema: { tags: ['rules'], summary: 'Get an access token (client credentials)' } },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+        const retryAfter = limiter.retryAfter(request.ip);
+        if (retryAfter > 0) {
+          reply.header('retry-after', String(retryAfter));
+          return oauthError(reply, 429, 'invalid_client', 'too many failed attempts; try again later');
+        }
+        const form = (
+          typeof request.body === 'object' && request.body !== null ? request.body : {}
+        ) as Record<string, unknown>;
+        try {
+          const credentials = clientCredentials(request.headers.authorization, form);
+          return await tokens.issue(credentials, text(form.grant_type), text(form.scope));
+        } catch (error) {
+          if (!(error instanceof OAuthError)) throw error;
+          if (error.error === 'invalid_client') {
+            limiter.recordFailure(request.ip);
+            reply.header('www-authenticate', 'Basic realm="searchdeck"');
+          }
+          return oauthError(reply, error.status, error.error, error.description);
+        }
+      },
+    );
+  });
+}
+
+function clientCredentials(authorization: string | undefined, form: Record<string, unknown>) {
+  const basic = parseBasic(authorization);
+  const formId = text(form.client_id);
+  if (basic && formId !== undefined) {
+    throw new OAuthError(
+      'invalid_request',
+      'authenticate the client one way: Basic or form fields, not both',
+    );
+  }
+  if (basic) {
+    // RFC 6749 §2.3.1: both parts are form-urlencoded before Basic encoding.
+    return { clientId: decode(basic.user), clientSecret: decode(basic.password) };
+  }
+  const clientSecret = text(form.client_secret);
+  if (formId === undefined || clientSecret === undefined) {
+    throw new OAuthError('invalid_client', 'client authentication is required');
+  }
+  return { clientId: formId, clientSecret };
+}
+
+function decode(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value;
+  }
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function oauthError(reply: FastifyReply, status: number, error: string, description: string) {
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send({ error, error_description: description });
+}

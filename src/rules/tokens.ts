@@ -1,0 +1,140 @@
+// OAuth2 access tokens of the Rules API: JWTs signed with a key derived from the
+// service's secret key, revoked by deleting their client.
+import { hkdfSync, randomUUID } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Kysely } from 'kysely';
+import { verifySecret } from '../security/password-hash.js';
+import type { Database } from '../storage/schema.js';
+import { type ClientRow, selectClient } from './studio-repository.js';
+import { type ApiClient, SCOPES, type Scope, toClient } from './studio-service.js';
+
+export const TOKEN_LIFETIME_SECONDS = 3600;
+const ISSUER = 'searchdeck';
+// How long a token's client is trusted to still exist without asking the database;
+// a client deleted on another node stops its tokens within this time.
+const CLIENT_CACHE_MS = 5_000;
+
+/** The identity a valid token carries. */
+export interface TokenClaims {
+  studioId: string;
+  clientId: string;
+  clientName: string;
+  scopes: Scope[];
+}
+
+/** Why a token request fails, in OAuth2's vocabulary (RFC 6749 §5.2). */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope',
+    readonly description: string,
+  ) {
+    super(description);
+  }
+
+  get status(): number {
+    return this.error === 'invalid_client' ? 401 : 400;
+  }
+}
+
+export class InvalidTokenError extends Error {}
+
+/** Issues and checks tokens; one per app, holding the signing key and the client cache. */
+export class TokenService {
+  private readonly key: Uint8Array;
+  private readonly clients = new Map<string, { client: ApiClient; until: number }>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    secretKey: Buffer,
+    private readonly now: () => Date,
+  ) {
+    this.key = new Uint8Array(hkdfSync('sha256', secretKey, '', 'searchdeck tokens v1', 32));
+  }
+
+  /** The client-credentials grant: a token for the client, with the requested (or all its) scopes. */
+  async issue(
+    credentials: { clientId: string; clientSecret: string },
+    grantType: string | undefined,
+    scope: string | undefined,
+  ) {
+    if (grantType === undefined) throw new OAuthError('invalid_request', 'grant_type is required');
+    if (grantType !== 'client_credentials') {
+      throw new OAuthError('unsupported_grant_type', 'only grant_type=client_credentials is supported');
+    }
+    const row = await selectClient(this.db, credentials.clientId);
+    if (!row || !(await verifySecret(credentials.clientSecret, row.secret_hash))) {
+      throw new OAuthError('invalid_client', 'unknown client or wrong secret');
+    }
+    const client = toClient(row);
+    const scopes = grantedScopes(client, scope);
+    const issuedAt = Math.floor(this.now().getTime() / 1000);
+    const accessToken = await new SignJWT({ studio_id: client.studioId, scope: scopes.join(' ') })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setSubject(client.clientId)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + TOKEN_LIFETIME_SECONDS)
+      .setJti(randomUUID())
+      .sign(this.key);
+    return {
+      token_type: 'Bearer',
+      expires_in: TOKEN_LIFETIME_SECONDS,
+      access_token: accessToken,
+      scope: scopes.join(' '),
+    };
+  }
+
+  /** The claims of a valid, unexpired token whose client still exists; else InvalidTokenError. */
+  async verify(token: string): Promise<TokenClaims> {
+    let payload: Record<string, unknown>;
+    try {
+      ({ payload } = await jwtVerify(token, this.key, {
+        issuer: ISSUER,
+        algorithms: ['HS256'],
+        currentDate: this.now(),
+        clockTolerance: 0,
+      }));
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw new InvalidTokenError('the token has expired');
+      throw new InvalidTokenError('the token is invalid');
+    }
+    const client = await this.client(String(payload.sub));
+    if (!client || client.studioId !== payload.studio_id) {
+      throw new InvalidTokenError('the token was revoked');
+    }
+    const scopes = String(payload.scope ?? '').split(' ') as Scope[];
+    return { studioId: client.studioId, clientId: client.clientId, clientName: client.name, scopes };
+  }
+
+  /** Forgets a deleted client at once on this node. */
+  forget(clientId: string): void {
+    this.clients.delete(clientId);
+  }
+
+  private async client(clientId: string): Promise<ApiClient | undefined> {
+    const cached = this.clients.get(clientId);
+    if (cached && cached.until > Date.now()) return cached.client;
+    const row: ClientRow | undefined = await selectClient(this.db, clientId);
+    if (!row) {
+      this.clients.delete(clientId);
+      return undefined;
+    }
+    const client = toClient(row);
+    this.clients.set(clientId, { client, until: Date.now() + CLIENT_CACHE_MS });
+    return client;
+  }
+}
+
+function grantedScopes(client: ApiClient, requested: string | undefined): Scope[] {
+  if (requested === undefined || requested.trim() === '') return client.scopes;
+  const scopes = [...new Set(requested.trim().split(/\s+/))];
+  for (const scope of scopes) {
+    if (!(SCOPES as readonly string[]).includes(scope)) {
+      throw new OAuthError('invalid_scope', `unknown scope ${scope}`);
+    }
+    if (!client.scopes.includes(scope as Scope)) {
+      throw new OAuthError('invalid_scope', `the client is not allowed scope ${scope}`);
+    }
+  }
+  return scopes as Scope[];
+}

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
+import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { createRule, type StudioAccess, studioWithToken } from './api.js';
+
+// Short retries, so that a failing receiver is retried within the test.
+const tuning = { syncRetryDelaysMs: [50, 50] };
+
+const block = { type: 'blockList', name: 'Block', fieldName: 'id', fieldValues: ['P1'] };
+
+/** A webhook receiver answering with the given statuses in turn (the last one repeats). */
+async function receiver(t: { after(fn: () => unknown): void }, statuses: number[]) {
+  const received: Array<Record<string, unknown>> = [];
+  const server = createServer((request: IncomingMessage, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      received.push(JSON.parse(body) as Record<string, unknown>);
+      response.statusCode = statuses[Math.min(received.length - 1, statuses.length - 1)]!;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise((resolve) => server.close(resolve)));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received };
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await sleep(20);
+  }
+}
+
+function syncStatus(app: FastifyInstance, access: StudioAccess, id: string) {
+  return async () => {
+    const response = await app.inject({
+      url: `/em-rules/${id}?fields=PLATFORM_SYNC_STATUS`,
+      headers: access.headers,
+    });
+    return response.json<{
+      stagingSyncStatus: { status: string; version: number };
+      liveSyncStatus: { status: string };
+    }>();
+  };
+}
+
+for (const engine of engines) {
+  describe(`bulk operations and sync on ${engine}`, { skip: await skipReason(engine) }, () => {
+    test('delivers changes to the sync targets, retrying a failing one until it takes them', async (t) => {
+      const { app } = await build(t, engine, { tuning });
+      const access = await studioWithToken(app, 'shop');
+      const hook = await receiver(t, [500, 200]);
+      const set = await app.inject({
+        method: 'PUT',
+        url: '/api/studios/shop',
+        headers: { authorization: adminAuth },
+        payload: { syncTargets: [hook.url] },
+      });
+      assert.equal(set.statusCode, 200);
+      const rule = await createRule(app, access, block);
+      const synced = await until(
+        syncStatus(app, access, rule.id),
+        (s) => s.stagingSyncStatus.status === 'SYNCED',
+      );
+      assert.equal(synced.stagingSyncStatus.status, 'SYNCED');
+      assert.ok(hook.received.length >= 2, 'the first delivery failed and was retried');
+      assert.equal(hook.received.at(-1)?.stage, 'staging');
+      await app.inject({ method: 'POST', url: `/em-rules/${rule.id}/publish`, headers: access.headers });
+      const live = await until(syncStatus(app, access, rule.id), (s) => s.liveSyncStatus.status === 'SYNCED');
+      assert.equal(live.liveSyncStatus.status, 'SYNCED');
+    });
+
+    test('marks a version FAILED when the target keeps failing', async (t) => {
+      const { app } = await build(t, engine, { tuning });
+      const access = await studioWithToken(app, 'shop');
+      const hook = await receiver(t, [503]);
+      await app.inject({
+        method: 'PUT',
+        url: '/api/studios/shop',
+        headers: { authorization: adminAuth },
+        payload: { syncTargets: [hook.url] },
+      });
+      const rule = await createRule(app, access, block);
+      const failed = await until(
+        syncStatus(app, access, rule.id),
+        (s) => s.stagingSyncStatus.status === 'FAILED',
+      );
+      assert.equal(failed.stagingSyncStatus.status, 'FAILED');
+      assert.equal(hook.received.length, 3, JSON.stringify(hook.received.map((r) => [r.stage, r.version])));
+    });
+
+    test('runs a bulk operation in the background, flagging its rules while it runs', async (t) => {
+      const { app } = await build(t, engine, { tuning });
+      const access = await studioWithToken(app, 'shop');
+      const existing = await createRule(app, access, { ...block, externalId: 'old' });
+      const doomed = await createRule(app, access, block);
+      const create = Array.from({ length: 1100 }, (_, i) => ({ ...block, name: `Bulk ${i}` }));
+      const started = await app.inject({
+        method: 'POST',
+        url: '/em-rules/bulk',
+        headers: access.headers,
+        payload: {
+          create: [...create, { type: 'blockList', name: 'invalid' }],
+          update: [{ ...block, id: 'old', name: 'Updated in bulk' }],
+          delete: [doomed.id, 'missing'],
+          publish: ['old'],
+        },
+      });
+      assert.equal(started.statusCode, 202, started.body);
+      const { operationId } = started.json<{ operationId: string }>();
+      const pending = await app.inject({
+        url: '/em-rules/old?fields=IS_PENDING_BULK_OPERATION',
+        headers: access.headers,
+      });
+      assert.equal(pending.json().isPendingBulkOperation, true);
+
+      const status = await until(
+        async () =>
+          (await app.inject({ url: `/em-rules/bulk/${operationId}`, headers: access.headers })).json(),
+        (s) => s.status === 'DONE' || s.status === 'FAILED',
+        60_000,
+      );
+      assert.equal(status.status, 'DONE');
+      assert.deepEqual(status.counts, { created: 1100, updated: 1, deleted: 1, published: 1, failed: 2 });
+      assert.deepEqual(
+        status.errors.map((e: { operation: string }) => e.operation),
+        ['create', 'delete'],
+      );
+      const after = await app.inject({
+        url: '/em-rules/old?fields=IS_PENDING_BULK_OPERATION',
+        headers: access.headers,
+      });
+      assert.equal(after.json().isPendingBulkOperation, false);
+      assert.equal(after.json().publishState, 'PUBLISHED');
+      assert.equal(after.json().name, 'Updated in bulk');
+      const listed = await app.inject({ url: '/em-rules?size=1', headers: access.headers });
+      assert.equal(listed.json().page.totalElements, 1101);
+      const other = await studioWithToken(app, 'other');
+      const hidden = await app.inject({ url: `/em-rules/bulk/${operationId}`, headers: other.headers });
+      assert.equal(hidden.statusCode, 404);
+      assert.equal(existing.publishState, 'DRAFT');
+    });
+  });
+}
