@@ -2,6 +2,7 @@ import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { clustersBenchmark } from './clusters.js';
 import { root } from './lib.js';
 import { linksBenchmark } from './links.js';
 import { rulesBenchmark } from './rules.js';
@@ -13,7 +14,7 @@ export interface Benchmark {
   run(): Promise<string>;
 }
 
-const benchmarks: Benchmark[] = [linksBenchmark, typeaheadBenchmark, rulesBenchmark];
+const benchmarks: Benchmark[] = [linksBenchmark, clustersBenchmark, typeaheadBenchmark, rulesBenchmark];
 
 const file = join(root, 'docs', 'benchmarks.md');
 

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { clustersArea } from './clusters/routes.js';
 import type { Config } from './config.js';
 import { requireAdmin } from './http/admin-auth.js';
 import { type AppContext, type Area, appScope, type Tuning } from './http/area.js';
@@ -29,7 +30,7 @@ export interface AppDeps {
   tuning?: Tuning;
 }
 
-const areas: Area[] = [linksArea, typeaheadArea, rulesArea];
+const areas: Area[] = [linksArea, clustersArea, typeaheadArea, rulesArea];
 
 const ID_OF_APP = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -71,6 +72,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const schema of areas.flatMap((area) => area.schemas ?? [])) app.addSchema(schema);
 
   await app.register(swagger, {
+    // Shared schemas keep their $id as their name in the document, instead of def-0, def-1, …
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     openapi: {
       info: {
         title: 'searchdeck',

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { NotFoundError, ValidationError } from '../http/errors.js';
 import type { Database } from '../storage/schema.js';
+import { inTransaction } from '../storage/transaction.js';
 import {
   isStoredDirection,
   type LinkType,
@@ -189,7 +190,7 @@ function validateLink(link: NewLink): LinkType {
  */
 export async function putLink(db: Kysely<Database>, link: NewLink, now: Date, app?: string): Promise<Link> {
   const linkType = validateLink(link);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const key = storedKey(link.subject, link.object, linkType);
     const stored = await insertLink(trx, {
       subject: key.subject,

@@ -1,3 +1,4 @@
+import type { SearchClusterTable } from '../clusters/tables.js';
 import type { LinkTable } from '../links/tables.js';
 import type {
   RuleBulkOperationTable,
@@ -26,6 +27,7 @@ export interface SettingTable {
 export interface Database {
   setting: SettingTable;
   link: LinkTable;
+  search_cluster: SearchClusterTable;
   job_lease: JobLeaseTable;
   typeahead_instance: TypeaheadInstanceTable;
   typeahead_term: TypeaheadTermTable;

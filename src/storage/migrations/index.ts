@@ -2,6 +2,7 @@ import type { Kysely, Migration } from 'kysely';
 import type { Engine } from '../database.js';
 import * as foundation from './0001_foundation.js';
 import * as links from './0002_links.js';
+import * as searchClusters from './0100_search_clusters.js';
 import * as jobLease from './0201_job_lease.js';
 import * as typeahead from './0202_typeahead.js';
 import * as rules from './0301_rules.js';
@@ -12,6 +13,7 @@ type MigrationModule = { up(db: Kysely<unknown>, engine: Engine): Promise<void> 
 const modules: Array<[string, MigrationModule]> = [
   ['0001_foundation', foundation],
   ['0002_links', links],
+  ['0100_search_clusters', searchClusters],
   ['0201_job_lease', jobLease],
   ['0202_typeahead', typeahead],
   ['0301_rules', rules],

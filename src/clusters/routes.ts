@@ -1,0 +1,189 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { type Area, appScope } from '../http/area.js';
+import { adminErrors } from '../http/schemas.js';
+import { strictScalars } from '../http/strict-scalars.js';
+import { SecretBox } from '../security/secret-box.js';
+import { ClusterCheckError } from './errors.js';
+import {
+  ClusterNodeSchema,
+  ClusterStatusSchema,
+  DeleteQuery,
+  type DeleteQueryType,
+  IdParams,
+  type IdParamsType,
+  NewSearchClusterBody,
+  SearchClusterBody,
+  type SearchClusterInput,
+  SearchClusterSchema,
+  ValidateQuery,
+  type ValidateQueryType,
+} from './schemas.js';
+import {
+  clusterNodes,
+  clusterStatus,
+  createCluster,
+  deleteCluster,
+  getCluster,
+  listClusters,
+  putCluster,
+} from './service.js';
+
+const tags = ['search clusters'];
+const Cluster = Type.Ref('SearchCluster');
+const clusterErrors = { ...adminErrors, 409: Type.Ref('ErrorBody') };
+
+/** Search-cluster definitions: how searchdeck reaches existing Solr clusters, checked for real. */
+export const clustersArea: Area = {
+  name: 'clusters',
+  schemas: [
+    SearchClusterSchema,
+    SearchClusterBody,
+    NewSearchClusterBody,
+    ClusterStatusSchema,
+    ClusterNodeSchema,
+  ],
+  admin(api: FastifyInstance, ctx) {
+    const db = ctx.store.db;
+    const box = new SecretBox(ctx.secretKey);
+
+    api.get(
+      '/searchCluster',
+      {
+        schema: {
+          tags,
+          summary: 'All search-cluster definitions (in an app: those in its context)',
+          response: { 200: Type.Array(Cluster), ...adminErrors },
+        },
+      },
+      async (request) => listClusters(db, { app: appScope(request) }),
+    );
+
+    api.post<{ Body: SearchClusterInput & { id: string }; Querystring: ValidateQueryType }>(
+      '/searchCluster',
+      {
+        schema: {
+          tags,
+          summary: 'Create a search-cluster definition (in an app: also puts it in the app context)',
+          querystring: ValidateQuery,
+          body: Type.Ref('NewSearchClusterBody'),
+          response: { 200: Cluster, ...clusterErrors },
+        },
+        preValidation: strictScalars(NewSearchClusterBody),
+      },
+      async (request) =>
+        logFailedCheck(
+          request,
+          request.body.id,
+          createCluster(db, box, request.body, {
+            validate: request.query.validate,
+            app: appScope(request),
+            now: ctx.now(),
+          }),
+        ),
+    );
+
+    api.get<{ Params: IdParamsType }>(
+      '/searchCluster/:id',
+      {
+        schema: {
+          tags,
+          summary: 'One search-cluster definition',
+          params: IdParams,
+          response: { 200: Cluster, ...adminErrors },
+        },
+      },
+      async (request) => getCluster(db, request.params.id, { app: appScope(request) }),
+    );
+
+    api.put<{ Params: IdParamsType; Body: SearchClusterInput; Querystring: ValidateQueryType }>(
+      '/searchCluster/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Create or replace a search-cluster definition; an absent or masked secret is kept',
+          params: IdParams,
+          querystring: ValidateQuery,
+          body: Type.Ref('SearchClusterBody'),
+          response: { 200: Cluster, ...clusterErrors },
+        },
+        preValidation: strictScalars(SearchClusterBody),
+      },
+      async (request) =>
+        logFailedCheck(
+          request,
+          request.params.id,
+          putCluster(db, box, request.params.id, request.body, {
+            validate: request.query.validate,
+            app: appScope(request),
+            now: ctx.now(),
+          }),
+        ),
+    );
+
+    api.delete<{ Params: IdParamsType; Querystring: DeleteQueryType }>(
+      '/searchCluster/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a search-cluster definition and its links (409 while something depends on it)',
+          params: IdParams,
+          querystring: DeleteQuery,
+          response: { 204: Type.Null(), ...clusterErrors },
+        },
+      },
+      async (request, reply) => {
+        await deleteCluster(db, request.params.id, { force: request.query.force, app: appScope(request) });
+        return reply.code(204).send();
+      },
+    );
+
+    api.get<{ Params: IdParamsType }>(
+      '/searchCluster/:id/nodes',
+      {
+        schema: {
+          tags,
+          summary: 'The live Solr nodes as the cluster reports them now',
+          params: IdParams,
+          response: { 200: Type.Array(Type.Ref('SearchClusterNode')), ...adminErrors },
+        },
+      },
+      async (request) =>
+        logFailedCheck(
+          request,
+          request.params.id,
+          clusterNodes(db, box, request.params.id, { app: appScope(request) }),
+        ),
+    );
+
+    api.get<{ Params: IdParamsType }>(
+      '/searchCluster/:id/status',
+      {
+        schema: {
+          tags,
+          summary: 'Run the connectivity check now (a failed check answers 400 with details.steps)',
+          params: IdParams,
+          response: { 200: Type.Ref('SearchClusterStatus'), ...adminErrors },
+        },
+      },
+      async (request) =>
+        logFailedCheck(
+          request,
+          request.params.id,
+          clusterStatus(db, box, request.params.id, { app: appScope(request) }),
+        ),
+    );
+  },
+};
+
+/** Logs a failed connectivity check for operators: its steps say why, and carry no secret. */
+async function logFailedCheck<T>(request: FastifyRequest, cluster: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ClusterCheckError) {
+      request.log.info({ cluster, code: error.code, steps: error.steps }, 'search-cluster check failed');
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,172 @@
+import { type Static, Type } from 'typebox';
+import { IdString } from '../http/schemas.js';
+
+/** What answers carry in place of a secret that is set. */
+export const SECRET_MASK = '********';
+
+export const authTypes = ['NONE', 'BASIC', 'KERBEROS'] as const;
+
+const MAX_INT32 = 2 ** 31 - 1;
+
+// The limits of each field, shared by the request schema (with defaults) and the response schema
+// (without: Fastify's serializer would fill defaults into answers).
+const limits = {
+  connectString: {
+    minLength: 1,
+    maxLength: 2048,
+    description:
+      'cloud: the ZooKeeper connect string host:port[,host:port…][/chroot]; standalone: the Solr base URL',
+  },
+  cloud: { description: 'true: SolrCloud managed by ZooKeeper; false: one standalone Solr node' },
+  zkClientTimeout: { minimum: 1000, maximum: 600_000, description: 'ZooKeeper session timeout, ms' },
+  zkConnectTimeout: {
+    minimum: 100,
+    maximum: 600_000,
+    description: 'ms; bounds the whole connectivity check',
+  },
+  bufferFlushInterval: { minimum: 0, maximum: MAX_INT32, description: 'ms' },
+  bufferSize: { minimum: 1, maximum: MAX_INT32, description: 'documents' },
+  concurrency: { minimum: 1, maximum: 1024 },
+  validateCluster: {
+    description: 'when true, every create or update of this definition is verified first',
+  },
+} as const;
+
+export const clusterDefaults = {
+  cloud: true,
+  zkClientTimeout: 30_000,
+  zkConnectTimeout: 60_000,
+  bufferFlushInterval: 1000,
+  bufferSize: 100,
+  concurrency: 10,
+  validateCluster: false,
+} as const;
+
+const AuthType = Type.Enum(authTypes, { description: 'NONE, BASIC (username, password) or KERBEROS' });
+
+const AuthConfigInput = Type.Object(
+  {
+    authType: AuthType,
+    username: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    password: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1024,
+        description: `write-only; on PUT, absent or "${SECRET_MASK}" keeps the stored password`,
+      }),
+    ),
+    principal: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    keyTab: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 65_536,
+        description: `base64 keytab content or an absolute path on the server; write-only like password`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const ReadOnly = Type.Optional(Type.String({ description: 'read-only; accepted and ignored in requests' }));
+
+const inputFields = {
+  connectString: Type.String(limits.connectString),
+  cloud: Type.Optional(Type.Boolean({ ...limits.cloud, default: clusterDefaults.cloud })),
+  zkClientTimeout: Type.Optional(
+    Type.Integer({ ...limits.zkClientTimeout, default: clusterDefaults.zkClientTimeout }),
+  ),
+  zkConnectTimeout: Type.Optional(
+    Type.Integer({ ...limits.zkConnectTimeout, default: clusterDefaults.zkConnectTimeout }),
+  ),
+  bufferFlushInterval: Type.Optional(
+    Type.Integer({ ...limits.bufferFlushInterval, default: clusterDefaults.bufferFlushInterval }),
+  ),
+  bufferSize: Type.Optional(Type.Integer({ ...limits.bufferSize, default: clusterDefaults.bufferSize })),
+  concurrency: Type.Optional(Type.Integer({ ...limits.concurrency, default: clusterDefaults.concurrency })),
+  authConfig: Type.Optional(
+    Type.Object(AuthConfigInput.properties, { additionalProperties: false, default: { authType: 'NONE' } }),
+  ),
+  validateCluster: Type.Optional(
+    Type.Boolean({ ...limits.validateCluster, default: clusterDefaults.validateCluster }),
+  ),
+  createdAt: ReadOnly,
+  updatedAt: ReadOnly,
+};
+
+/** The body of `PUT /searchCluster/{id}`: the id comes from the path (a different one is a 400). */
+export const SearchClusterBody = Type.Object(
+  { id: Type.Optional(IdString), ...inputFields },
+  { additionalProperties: false, $id: 'SearchClusterBody' },
+);
+
+/** The body of `POST /searchCluster`: as for PUT, with the id required. */
+export const NewSearchClusterBody = Type.Object(
+  { id: IdString, ...inputFields },
+  { additionalProperties: false, $id: 'NewSearchClusterBody' },
+);
+
+const AuthConfigView = Type.Object({
+  authType: AuthType,
+  username: Type.Optional(Type.String()),
+  password: Type.Optional(Type.Literal(SECRET_MASK)),
+  principal: Type.Optional(Type.String()),
+  keyTab: Type.Optional(Type.Literal(SECRET_MASK)),
+});
+
+/** A stored definition as answered: secrets masked. */
+export const SearchClusterSchema = Type.Object(
+  {
+    id: IdString,
+    connectString: Type.String(limits.connectString),
+    cloud: Type.Boolean(limits.cloud),
+    zkClientTimeout: Type.Integer(limits.zkClientTimeout),
+    zkConnectTimeout: Type.Integer(limits.zkConnectTimeout),
+    bufferFlushInterval: Type.Integer(limits.bufferFlushInterval),
+    bufferSize: Type.Integer(limits.bufferSize),
+    concurrency: Type.Integer(limits.concurrency),
+    authConfig: AuthConfigView,
+    validateCluster: Type.Boolean(limits.validateCluster),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  { $id: 'SearchCluster' },
+);
+
+const CheckStepSchema = Type.Object({
+  step: Type.Enum(['zookeeper-connect', 'solrcloud-state', 'live-nodes', 'solr-node']),
+  ok: Type.Boolean(),
+  ms: Type.Integer(),
+  message: Type.String(),
+});
+
+/** The answer of `GET /searchCluster/{id}/status` when every step passed (a failure is a 400). */
+export const ClusterStatusSchema = Type.Object(
+  { id: IdString, ok: Type.Literal(true), steps: Type.Array(CheckStepSchema) },
+  { $id: 'SearchClusterStatus' },
+);
+
+export const ClusterNodeSchema = Type.Object(
+  {
+    name: Type.String({ description: 'the live-node name, host:port_context' }),
+    baseUrl: Type.String(),
+    state: Type.Enum(['live', 'down', 'unknown']),
+  },
+  { $id: 'SearchClusterNode' },
+);
+
+export const IdParams = Type.Object({ id: IdString });
+
+export const ValidateQuery = Type.Object({
+  validate: Type.Boolean({ default: false, description: 'run the connectivity check first' }),
+});
+
+export const DeleteQuery = Type.Object({
+  force: Type.Boolean({ default: false, description: 'delete even when something depends on it' }),
+});
+
+export type SearchClusterInput = Static<typeof SearchClusterBody>;
+export type IdParamsType = Static<typeof IdParams>;
+export type ValidateQueryType = Static<typeof ValidateQuery>;
+export type DeleteQueryType = Static<typeof DeleteQuery>;
+export type AuthConfigInput = Static<typeof AuthConfigInput>;
+export type AuthType = (typeof authTypes)[number];

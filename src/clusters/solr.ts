@@ -1,0 +1,180 @@
+import http from 'node:http';
+import https from 'node:https';
+
+export interface BasicCredentials {
+  username: string;
+  password: string;
+}
+
+export interface SolrSystemInfo {
+  solrVersion: string;
+  /** `solrcloud` or `std`, as the node reports it. */
+  mode: string | undefined;
+}
+
+export type SolrProbeFailure =
+  | 'nothing-listening'
+  | 'unknown-host'
+  | 'timeout'
+  | 'credentials-rejected'
+  | 'not-solr'
+  | 'http-error'
+  | 'connection-failed';
+
+export type SystemInfoResult =
+  | { ok: true; info: SolrSystemInfo }
+  | { ok: false; failure: SolrProbeFailure; status?: number; message: string };
+
+// A system-info answer is a few KiB; anything far bigger is not one.
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Asks the Solr node at `baseUrl` (`http://host:8983/solr`) for `/admin/info/system`, within
+ * `timeoutMs`. Messages never contain the password; credentials in the URL itself are ignored.
+ */
+export function getSystemInfo(
+  baseUrl: string,
+  auth: BasicCredentials | undefined,
+  timeoutMs: number,
+): Promise<SystemInfoResult> {
+  let url: URL;
+  try {
+    url = new URL('admin/info/system?wt=json', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  } catch {
+    return Promise.resolve({ ok: false, failure: 'connection-failed', message: 'the base URL is not a URL' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return Promise.resolve({
+      ok: false,
+      failure: 'connection-failed',
+      message: 'the base URL is not http(s)',
+    });
+  }
+  return new Promise((resolve) => {
+    const headers: Record<string, string> = { accept: 'application/json', connection: 'close' };
+    if (auth) {
+      headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
+    }
+    const request = (url.protocol === 'https:' ? https : http).request({
+      protocol: url.protocol,
+      hostname: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port || undefined,
+      path: `${url.pathname}${url.search}`,
+      method: 'GET',
+      headers,
+      agent: false,
+    });
+    let settled = false;
+    const finish = (result: SystemInfoResult) => {
+      clearTimeout(timer);
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    const timer = setTimeout(() => {
+      finish({ ok: false, failure: 'timeout', message: `no answer within ${timeoutMs} ms` });
+      request.destroy();
+    }, timeoutMs);
+    request.on('error', (error: NodeJS.ErrnoException) => finish(connectionFailure(error, url)));
+    request.on('response', (response) => {
+      readBody(response)
+        .then((body) => {
+          request.destroy();
+          finish(interpret(response.statusCode ?? 0, response.headers['content-type'], body));
+        })
+        .catch((error: NodeJS.ErrnoException) => finish(connectionFailure(error, url)));
+    });
+    request.end();
+  });
+}
+
+function readBody(response: http.IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    response.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        response.destroy();
+        resolve(undefined);
+      } else {
+        chunks.push(chunk);
+      }
+    });
+    response.on('end', () => resolve(Buffer.concat(chunks)));
+    response.on('error', reject);
+  });
+}
+
+function interpret(
+  status: number,
+  contentType: string | undefined,
+  body: Buffer | undefined,
+): SystemInfoResult {
+  if (status === 401 || status === 403) {
+    return {
+      ok: false,
+      failure: 'credentials-rejected',
+      status,
+      message: `Solr rejected the credentials (HTTP ${status})`,
+    };
+  }
+  if (status === 404) {
+    return { ok: false, failure: 'not-solr', status, message: 'HTTP 404: no Solr answers at this path' };
+  }
+  if (status < 200 || status >= 300) {
+    return { ok: false, failure: 'http-error', status, message: `HTTP ${status}` };
+  }
+  const info = body && parseSystemInfo(body);
+  if (!info) {
+    const type = contentType?.split(';')[0] ?? 'no content type';
+    return {
+      ok: false,
+      failure: 'not-solr',
+      status,
+      message: `the answer (HTTP ${status}, ${type}) is not Solr's system info`,
+    };
+  }
+  return { ok: true, info };
+}
+
+function parseSystemInfo(body: Buffer): SolrSystemInfo | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(json) || !isRecord(json.responseHeader) || !isRecord(json.lucene)) return undefined;
+  const version = json.lucene['solr-spec-version'];
+  if (typeof version !== 'string') return undefined;
+  return { solrVersion: version, mode: typeof json.mode === 'string' ? json.mode : undefined };
+}
+
+function connectionFailure(error: NodeJS.ErrnoException, url: URL): SystemInfoResult {
+  const where = url.host;
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return { ok: false, failure: 'nothing-listening', message: `nothing is listening at ${where}` };
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return { ok: false, failure: 'unknown-host', message: `the host ${url.hostname} cannot be resolved` };
+    default:
+      if (/SSL|TLS|CERT|EPROTO/.test(error.code ?? '')) {
+        return {
+          ok: false,
+          failure: 'connection-failed',
+          message: `TLS with ${where} failed (${error.code}): is the URL scheme right and the certificate trusted?`,
+        };
+      }
+      return {
+        ok: false,
+        failure: 'connection-failed',
+        message: `the connection to ${where} failed (${error.code ?? error.message})`,
+      };
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

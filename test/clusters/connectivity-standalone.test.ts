@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { describe, it, type TestContext } from 'node:test';
+import { checkConnectivity, listNodes } from '../../src/clusters/connectivity.js';
+import { standaloneSettings } from '../helpers/cluster-settings.js';
+import { type FakeSolr, type FakeSolrOptions, startFakeSolr } from '../helpers/fake-solr.js';
+import { freePort } from '../helpers/zookeeper.js';
+
+const PASSWORD = 'Sup3r-s3cret-pa55';
+
+async function solrNode(t: TestContext, options?: FakeSolrOptions): Promise<FakeSolr> {
+  const solr = await startFakeSolr(options);
+  t.after(() => solr.close());
+  return solr;
+}
+
+function messageOf(result: { ok: boolean; message?: string }): string {
+  return result.message ?? '';
+}
+
+describe('the connectivity check of a standalone Solr node', () => {
+  it('passes with only the Solr step when the node answers', async (t) => {
+    const solr = await solrNode(t);
+
+    const result = await checkConnectivity(standaloneSettings(solr.baseUrl));
+
+    assert.equal(result.ok, true, JSON.stringify(result));
+    assert.deepEqual(
+      result.steps.map(({ step, ok }) => [step, ok]),
+      [['solr-node', true]],
+    );
+  });
+
+  it('accepts a base URL with a trailing slash', async (t) => {
+    const solr = await solrNode(t);
+
+    assert.equal((await checkConnectivity(standaloneSettings(`${solr.baseUrl}/`))).ok, true);
+  });
+
+  it('answers cluster-unreachable saying nothing listens when the port is closed', async () => {
+    const port = await freePort();
+
+    const result = await checkConnectivity(standaloneSettings(`http://127.0.0.1:${port}/solr`));
+
+    assert.equal(result.ok || result.code, 'cluster-unreachable');
+    assert.match(messageOf(result), new RegExp(`nothing is listening at 127\\.0\\.0\\.1:${port}`));
+  });
+
+  it('answers cluster-unreachable when the server is not Solr', async (t) => {
+    const solr = await solrNode(t, { behaviour: 'not-solr' });
+
+    const result = await checkConnectivity(standaloneSettings(solr.baseUrl));
+
+    assert.equal(result.ok || result.code, 'cluster-unreachable');
+    assert.match(messageOf(result), /is not Solr's system info/);
+  });
+
+  it('answers cluster-unreachable when the path has no Solr behind it', async (t) => {
+    const solr = await solrNode(t);
+
+    const result = await checkConnectivity(standaloneSettings(`http://127.0.0.1:${solr.port}/search`));
+
+    assert.match(messageOf(result), /HTTP 404: no Solr answers at this path/);
+  });
+
+  it('says credentials are missing when the node asks for them and none are configured', async (t) => {
+    const solr = await solrNode(t, { credentials: { username: 'searchdeck', password: PASSWORD } });
+
+    const result = await checkConnectivity(standaloneSettings(solr.baseUrl));
+
+    assert.match(
+      messageOf(result),
+      /Solr rejected the credentials \(HTTP 401\): the node requires credentials/,
+    );
+  });
+
+  it('gives up on a node that never answers within zkConnectTimeout', async (t) => {
+    const solr = await solrNode(t, { behaviour: 'silent' });
+    const started = performance.now();
+
+    const result = await checkConnectivity(standaloneSettings(solr.baseUrl, { zkConnectTimeout: 300 }));
+
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed >= 300 && elapsed <= 1300, `returned after ${Math.round(elapsed)} ms`);
+    assert.match(messageOf(result), /no answer within 300 ms/);
+  });
+
+  it('never puts the password into a result, whatever fails', async (t) => {
+    const guarded = await solrNode(t, { credentials: { username: 'searchdeck', password: 'another' } });
+    const port = await freePort();
+    const authConfig = { authType: 'BASIC' as const, username: 'searchdeck', password: PASSWORD };
+    const urls = [
+      guarded.baseUrl,
+      `http://127.0.0.1:${port}/solr`,
+      `http://searchdeck:${PASSWORD}@127.0.0.1:${port}/solr`,
+      `http://searchdeck:${PASSWORD}@127.0.0.1:${guarded.port}/solr`,
+      `not a url ${PASSWORD}@x`,
+    ];
+
+    for (const url of urls) {
+      const result = await checkConnectivity(standaloneSettings(url, { authConfig, zkConnectTimeout: 500 }));
+      const nodes = await listNodes(standaloneSettings(url, { authConfig, zkConnectTimeout: 500 }));
+      assert.equal(result.ok, false, url);
+      assert.ok(!JSON.stringify(result).includes(PASSWORD), JSON.stringify(result));
+      assert.ok(!JSON.stringify(nodes).includes(PASSWORD), JSON.stringify(nodes));
+    }
+  });
+});
+
+describe('listing the node of a standalone Solr', () => {
+  it('reports the node live when it answers', async (t) => {
+    const solr = await solrNode(t);
+
+    assert.deepEqual(await listNodes(standaloneSettings(solr.baseUrl)), {
+      ok: true,
+      nodes: [{ name: solr.nodeName, baseUrl: solr.baseUrl, state: 'live' }],
+    });
+  });
+
+  it('reports the node down when nothing listens', async () => {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}/solr`;
+
+    assert.deepEqual(await listNodes(standaloneSettings(baseUrl)), {
+      ok: true,
+      nodes: [{ name: `127.0.0.1:${port}_solr`, baseUrl, state: 'down' }],
+    });
+  });
+
+  it('reports the state unknown for Kerberos, which it cannot check yet', async () => {
+    const settings = standaloneSettings('http://solr1:8983/solr', {
+      authConfig: { authType: 'KERBEROS', principal: 'searchdeck@EXAMPLE.COM', keyTab: 'a2V5dGFi' },
+    });
+
+    assert.deepEqual(await listNodes(settings), {
+      ok: true,
+      nodes: [{ name: 'solr1:8983_solr', baseUrl: 'http://solr1:8983/solr', state: 'unknown' }],
+    });
+  });
+});

@@ -1,0 +1,244 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { after, before, describe, it, type TestContext } from 'node:test';
+import { checkConnectivity, listNodes } from '../../src/clusters/connectivity.js';
+import { cloudSettings } from '../helpers/cluster-settings.js';
+import { type FakeSolr, type FakeSolrOptions, startFakeSolr } from '../helpers/fake-solr.js';
+import { seedSolrCloud } from '../helpers/solr-cloud-layout.js';
+import { freePort, startZooKeeper, type ZooKeeperServer, zooKeeperSkipReason } from '../helpers/zookeeper.js';
+
+const PASSWORD = 'Sup3r-s3cret-pa55';
+
+describe('the connectivity check of a SolrCloud', { skip: zooKeeperSkipReason() }, () => {
+  let zk: ZooKeeperServer;
+  before(async () => {
+    zk = await startZooKeeper();
+  });
+  after(async () => {
+    await zk?.stop();
+  });
+
+  async function solrNode(t: TestContext, options?: FakeSolrOptions): Promise<FakeSolr> {
+    const solr = await startFakeSolr(options);
+    t.after(() => solr.close());
+    return solr;
+  }
+
+  it('passes every step against a cluster under a chroot', async (t) => {
+    const solr = await solrNode(t);
+    await seedSolrCloud(zk.connectString, {
+      chroot: '/ok',
+      liveNodes: [solr.nodeName],
+      collections: ['products'],
+    });
+
+    const result = await checkConnectivity(cloudSettings(`${zk.connectString}/ok`));
+
+    assert.equal(result.ok, true, JSON.stringify(result));
+    assert.deepEqual(
+      result.steps.map(({ step, ok }) => [step, ok]),
+      [
+        ['zookeeper-connect', true],
+        ['solrcloud-state', true],
+        ['live-nodes', true],
+        ['solr-node', true],
+      ],
+    );
+    assert.match(result.steps[3]?.message ?? '', new RegExp(`Solr 9.4.0 answered at ${solr.baseUrl}`));
+    assert.ok(result.steps.every((step) => Number.isInteger(step.ms) && step.ms >= 0));
+  });
+
+  it('answers not-a-solr-cluster naming the chroot when the chroot is wrong', async (t) => {
+    const solr = await solrNode(t);
+    await seedSolrCloud(zk.connectString, { chroot: '/right', liveNodes: [solr.nodeName] });
+
+    const result = await checkConnectivity(cloudSettings(`${zk.connectString}/wrong`));
+
+    assert.equal(result.ok, false);
+    assert.equal(result.ok || result.code, 'not-a-solr-cluster');
+    assert.match(
+      result.ok ? '' : result.message,
+      /holds no SolrCloud state \(no \/live_nodes, no \/collections\)/,
+    );
+    assert.match(result.ok ? '' : result.message, /the chroot \/wrong is probably wrong/);
+    assert.deepEqual(
+      result.steps.map(({ step, ok }) => [step, ok]),
+      [
+        ['zookeeper-connect', true],
+        ['solrcloud-state', false],
+      ],
+    );
+  });
+
+  it('suggests a chroot when the connect string has none and the root holds no cluster', async () => {
+    const result = await checkConnectivity(cloudSettings(zk.connectString));
+
+    assert.equal(result.ok || result.code, 'not-a-solr-cluster');
+    assert.match(result.ok ? '' : result.message, /has no chroot, and Solr clusters usually live under one/);
+  });
+
+  it('answers not-a-solr-cluster when no Solr node is live', async () => {
+    await seedSolrCloud(zk.connectString, { chroot: '/empty', liveNodes: [] });
+
+    const result = await checkConnectivity(cloudSettings(`${zk.connectString}/empty`));
+
+    assert.equal(result.ok || result.code, 'not-a-solr-cluster');
+    assert.match(result.ok ? '' : result.message, /no live Solr nodes/);
+    assert.equal(result.steps.at(-1)?.step, 'live-nodes');
+  });
+
+  it('answers cluster-unreachable when Solr rejects the credentials', async (t) => {
+    const solr = await solrNode(t, { credentials: { username: 'searchdeck', password: 'the-right-one' } });
+    await seedSolrCloud(zk.connectString, { chroot: '/guarded', liveNodes: [solr.nodeName] });
+    const authConfig = { authType: 'BASIC' as const, username: 'searchdeck', password: PASSWORD };
+
+    const result = await checkConnectivity(cloudSettings(`${zk.connectString}/guarded`, { authConfig }));
+
+    assert.equal(result.ok || result.code, 'cluster-unreachable');
+    assert.match(
+      result.ok ? '' : result.message,
+      /Solr rejected the credentials \(HTTP 401\) of user 'searchdeck'/,
+    );
+    assert.equal(
+      solr.authorizations.length,
+      1,
+      'rejected credentials end the search for a node that answers',
+    );
+    assert.ok(!JSON.stringify(result).includes(PASSWORD));
+  });
+
+  it('sends the configured Basic credentials to the Solr node', async (t) => {
+    const credentials = { username: 'searchdeck', password: PASSWORD };
+    const solr = await solrNode(t, { credentials });
+    await seedSolrCloud(zk.connectString, { chroot: '/basic', liveNodes: [solr.nodeName] });
+
+    const result = await checkConnectivity(
+      cloudSettings(`${zk.connectString}/basic`, { authConfig: { authType: 'BASIC', ...credentials } }),
+    );
+
+    assert.equal(result.ok, true, JSON.stringify(result));
+    assert.ok(!JSON.stringify(result).includes(PASSWORD));
+  });
+
+  it('tries the next live node when one does not answer', async (t) => {
+    const solr = await solrNode(t);
+    const deadNode = `127.0.0.1:${await freePort()}_solr`;
+    // Sorted, the dead node (a lower name) is asked first.
+    const [first, second] = [deadNode, solr.nodeName].sort();
+    await seedSolrCloud(zk.connectString, { chroot: '/mixed', liveNodes: [first ?? '', second ?? ''] });
+
+    const result = await checkConnectivity(cloudSettings(`${zk.connectString}/mixed`));
+
+    assert.equal(result.ok, true, JSON.stringify(result));
+  });
+
+  it('builds node base URLs with the urlScheme of clusterprops.json', async (t) => {
+    const solr = await solrNode(t);
+    await seedSolrCloud(zk.connectString, { chroot: '/tls', liveNodes: [solr.nodeName], urlScheme: 'https' });
+    const settings = cloudSettings(`${zk.connectString}/tls`);
+
+    const nodes = await listNodes(settings);
+    const result = await checkConnectivity(settings);
+
+    assert.deepEqual(nodes, {
+      ok: true,
+      nodes: [{ name: solr.nodeName, baseUrl: `https://127.0.0.1:${solr.port}/solr`, state: 'live' }],
+    });
+    // The fake node speaks plain HTTP, so a TLS failure proves the check really used https.
+    assert.equal(result.ok || result.code, 'cluster-unreachable');
+    assert.match(
+      result.ok ? '' : result.message,
+      new RegExp(`https://127\\.0\\.0\\.1:${solr.port}/solr: TLS`),
+    );
+  });
+
+  it('lists the live nodes in name order with their base URLs', async () => {
+    const liveNodes = ['10.0.0.2:8983_solr', '10.0.0.1:8983_solr', 'solr-3.example:7574_solr%2Fcustom'];
+    await seedSolrCloud(zk.connectString, { chroot: '/three', liveNodes });
+
+    const result = await listNodes(cloudSettings(`${zk.connectString}/three`));
+
+    assert.deepEqual(result, {
+      ok: true,
+      nodes: [
+        { name: '10.0.0.1:8983_solr', baseUrl: 'http://10.0.0.1:8983/solr', state: 'live' },
+        { name: '10.0.0.2:8983_solr', baseUrl: 'http://10.0.0.2:8983/solr', state: 'live' },
+        {
+          name: 'solr-3.example:7574_solr%2Fcustom',
+          baseUrl: 'http://solr-3.example:7574/solr/custom',
+          state: 'live',
+        },
+      ],
+    });
+  });
+
+  it('lists no nodes, without failing, when none is live', async () => {
+    await seedSolrCloud(zk.connectString, { chroot: '/idle', liveNodes: [] });
+
+    assert.deepEqual(await listNodes(cloudSettings(`${zk.connectString}/idle`)), { ok: true, nodes: [] });
+  });
+
+  it('fails to list nodes under a wrong chroot with not-a-solr-cluster', async () => {
+    const result = await listNodes(cloudSettings(`${zk.connectString}/nowhere`));
+
+    assert.equal(result.ok || result.code, 'not-a-solr-cluster');
+    assert.match(result.ok ? '' : result.message, /\/nowhere/);
+  });
+});
+
+describe('the connectivity check of an unreachable ZooKeeper', () => {
+  it('gives up on a port where nothing listens between zkConnectTimeout and one second later', async () => {
+    const port = await freePort();
+    const started = performance.now();
+
+    const result = await checkConnectivity(
+      cloudSettings(`127.0.0.1:${port}/solr`, { zkConnectTimeout: 1000 }),
+    );
+
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed >= 1000 && elapsed <= 2000, `returned after ${Math.round(elapsed)} ms`);
+    assert.equal(result.ok || result.code, 'cluster-unreachable');
+    assert.match(
+      result.ok ? '' : result.message,
+      new RegExp(`could not connect to ZooKeeper at 127\\.0\\.0\\.1:${port}/solr within 1000 ms`),
+    );
+    assert.deepEqual(
+      result.steps.map(({ step, ok }) => [step, ok]),
+      [['zookeeper-connect', false]],
+    );
+  });
+
+  it('gives up on a server that accepts connections but never answers, and closes the connection', async (t) => {
+    // Reading (and ignoring) what arrives lets the server notice when the client hangs up.
+    const silent = createServer((socket) => socket.resume());
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    t.after(() => silent.close());
+    const address = silent.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const started = performance.now();
+
+    const result = await checkConnectivity(cloudSettings(`127.0.0.1:${port}`, { zkConnectTimeout: 500 }));
+
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed >= 500 && elapsed <= 1500, `returned after ${Math.round(elapsed)} ms`);
+    assert.equal(result.ok || result.code, 'cluster-unreachable');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const open = await new Promise<number>((resolve) => silent.getConnections((_, count) => resolve(count)));
+    assert.equal(open, 0, 'the check left a connection open');
+  });
+
+  it('answers that Kerberos is not supported yet, without touching the network', async () => {
+    const settings = cloudSettings('127.0.0.1:1/solr', {
+      authConfig: { authType: 'KERBEROS', principal: 'searchdeck@EXAMPLE.COM', keyTab: 'a2V5dGFi' },
+    });
+
+    assert.deepEqual(await checkConnectivity(settings), {
+      ok: false,
+      code: 'not-supported',
+      message: 'Kerberos connectivity checks are not supported yet',
+      steps: [],
+    });
+  });
+});

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { connectZooKeeper, ZooKeeperError } from '../../src/clusters/zookeeper.js';
+import { seedSolrCloud } from '../helpers/solr-cloud-layout.js';
+import { startZooKeeper, type ZooKeeperServer, zooKeeperSkipReason } from '../helpers/zookeeper.js';
+
+describe('a ZooKeeper session', { skip: zooKeeperSkipReason() }, () => {
+  let zk: ZooKeeperServer;
+  before(async () => {
+    zk = await startZooKeeper();
+    await seedSolrCloud(zk.connectString, {
+      chroot: '/session',
+      liveNodes: ['127.0.0.1:8983_solr', '127.0.0.1:7574_solr'],
+      urlScheme: 'https',
+    });
+  });
+  after(async () => {
+    await zk?.stop();
+  });
+
+  it('reads nodes, children and data relative to the chroot', async (t) => {
+    const session = await connectZooKeeper(`${zk.connectString}/session`, 5000);
+    t.after(() => session.close());
+
+    assert.equal(await session.exists('/live_nodes'), true);
+    assert.deepEqual((await session.children('/live_nodes')).sort(), [
+      '127.0.0.1:7574_solr',
+      '127.0.0.1:8983_solr',
+    ]);
+    assert.deepEqual(JSON.parse(String(await session.getData('/clusterprops.json'))), { urlScheme: 'https' });
+    assert.deepEqual(await session.getData('/live_nodes'), Buffer.alloc(0));
+  });
+
+  it('reads the same nodes with their full path when no chroot is given', async (t) => {
+    const session = await connectZooKeeper(zk.connectString, 5000);
+    t.after(() => session.close());
+
+    assert.equal(await session.exists('/session/live_nodes'), true);
+    assert.equal(await session.exists('/live_nodes'), false);
+  });
+
+  it('tells a missing node apart from an empty one', async (t) => {
+    const session = await connectZooKeeper(`${zk.connectString}/session`, 5000);
+    t.after(() => session.close());
+
+    assert.equal(await session.exists('/missing'), false);
+    assert.equal(await session.getData('/missing'), null);
+    await assert.rejects(session.children('/missing'), (error: unknown) => {
+      return error instanceof ZooKeeperError && error.kind === 'no-node';
+    });
+  });
+
+  it('rejects calls once closed, and closing twice is harmless', async () => {
+    const session = await connectZooKeeper(zk.connectString, 5000);
+    await session.close();
+    await session.close();
+
+    await assert.rejects(session.exists('/'), ZooKeeperError);
+  });
+
+  it('rejects a path the library cannot send instead of throwing', async (t) => {
+    const session = await connectZooKeeper(zk.connectString, 5000);
+    t.after(() => session.close());
+
+    await assert.rejects(session.exists('no-leading-slash'), ZooKeeperError);
+  });
+});
+
+describe('connecting to ZooKeeper', () => {
+  it('rejects a connect string whose chroot is not a valid path', async () => {
+    await assert.rejects(connectZooKeeper('127.0.0.1:2181/solr/', 1000), (error: unknown) => {
+      return error instanceof ZooKeeperError && error.kind === 'invalid-connect-string';
+    });
+  });
+});

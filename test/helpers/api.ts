@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { adminAuth } from './app.js';
+
+export interface Answer {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: answers are JSON whose shape each test asserts
+  body: any;
+}
+
+/** One admin request through `app.inject`, answered as status and parsed JSON body. */
+export async function call(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: unknown,
+): Promise<Answer> {
+  const response = await app.inject({
+    method,
+    url,
+    headers: { authorization: adminAuth },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+  return { status: response.statusCode, body: response.body ? response.json() : undefined };
+}

@@ -1,0 +1,19 @@
+import { Writable } from 'node:stream';
+
+export interface CapturedLog {
+  /** Fastify logger options writing every line, at every level, into `lines`. */
+  logger: { level: 'trace'; stream: Writable };
+  lines: string[];
+}
+
+/** A logger for `build(t, engine, { logger })` whose lines the test can read afterwards. */
+export function captureLog(): CapturedLog {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return { logger: { level: 'trace', stream }, lines };
+}
