@@ -23,6 +23,26 @@ const settings = {
     schema: Type.String({ pattern: '^[A-Za-z0-9+/_-]{42,43}=?$' }),
     default: undefined,
   },
+  oidcIssuer: {
+    env: 'SEARCHDECK_OIDC_ISSUER',
+    schema: Type.String({ pattern: '^https?://' }),
+    default: undefined,
+  },
+  oidcJwksUrl: {
+    env: 'SEARCHDECK_OIDC_JWKS_URL',
+    schema: Type.String({ pattern: '^https?://' }),
+    default: undefined,
+  },
+  oidcAudience: {
+    env: 'SEARCHDECK_OIDC_AUDIENCE',
+    schema: Type.String({ minLength: 1 }),
+    default: undefined,
+  },
+  oidcStudioClaim: {
+    env: 'SEARCHDECK_OIDC_STUDIO_CLAIM',
+    schema: Type.String({ minLength: 1 }),
+    default: 'studio_id',
+  },
   logLevel: {
     env: 'SEARCHDECK_LOG_LEVEL',
     schema: Type.Union([
@@ -96,6 +116,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   if (typeof config.secretKey === 'string' && Buffer.from(config.secretKey, 'base64').length !== 32) {
     throw new ConfigError('SEARCHDECK_SECRET_KEY (--secret-key) is invalid: it must be 32 bytes in base64');
   }
+  if ((config.oidcIssuer === undefined) !== (config.oidcJwksUrl === undefined)) {
+    throw new ConfigError(
+      'SEARCHDECK_OIDC_ISSUER and SEARCHDECK_OIDC_JWKS_URL (--oidc-issuer, --oidc-jwks-url) go together: set both or neither',
+    );
+  }
   return Object.freeze(config) as Config;
 }
 
@@ -109,6 +134,9 @@ function describeProblem(name: SettingName, raw: string): string {
       return 'it must be at least 8 characters long';
     case 'secretKey':
       return 'it must be 32 bytes in base64';
+    case 'oidcIssuer':
+    case 'oidcJwksUrl':
+      return 'it must be an http:// or https:// URL';
     case 'logLevel':
       return `"${raw}" is not one of fatal, error, warn, info, debug, trace, silent`;
     default:

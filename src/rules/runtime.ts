@@ -2,6 +2,7 @@
 // Shared by its admin and public routes, created once per app context.
 import type { AppContext } from '../http/area.js';
 import { BulkRunner } from './bulk.js';
+import { externalIssuerSettings } from './external-issuer.js';
 import { SyncQueue } from './sync.js';
 import { TokenService } from './tokens.js';
 
@@ -28,7 +29,7 @@ export function rulesRuntime(ctx: AppContext): RulesRuntime {
     );
     const bulk = new BulkRunner(db, ctx.log, ctx.now, sync);
     runtime = {
-      tokens: new TokenService(db, ctx.secretKey, ctx.now),
+      tokens: new TokenService(db, ctx.secretKey, ctx.now, externalIssuerSettings(ctx.config)),
       sync,
       bulk,
       close: async () => {

@@ -1,12 +1,13 @@
 // OAuth2 access tokens of the Rules API: JWTs signed with a key derived from the
 // service's secret key, revoked by deleting their client.
 import { hkdfSync, randomUUID } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
 import { verifySecret } from '../security/password-hash.js';
 import type { Database } from '../storage/schema.js';
+import { ExternalIssuer, type ExternalIssuerSettings, ExternalTokenError } from './external-issuer.js';
 import { type ClientRow, selectClient } from './studio-repository.js';
-import { type ApiClient, SCOPES, type Scope, toClient } from './studio-service.js';
+import { type ApiClient, SCOPES, type Scope, studioExists, toClient } from './studio-service.js';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
 const ISSUER = 'searchdeck';
@@ -42,13 +43,17 @@ export class InvalidTokenError extends Error {}
 export class TokenService {
   private readonly key: Uint8Array;
   private readonly clients = new Map<string, { client: ApiClient; until: number }>();
+  private readonly studios = new Map<string, number>();
+  private readonly external: ExternalIssuer | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
     secretKey: Buffer,
     private readonly now: () => Date,
+    external?: ExternalIssuerSettings,
   ) {
     this.key = new Uint8Array(hkdfSync('sha256', secretKey, '', 'searchdeck tokens v1', 32));
+    this.external = external && new ExternalIssuer(external);
   }
 
   /** The client-credentials grant: a token for the client, with the requested (or all its) scopes. */
@@ -86,6 +91,7 @@ export class TokenService {
 
   /** The claims of a valid, unexpired token whose client still exists; else InvalidTokenError. */
   async verify(token: string): Promise<TokenClaims> {
+    if (this.external && issuerOf(token) === this.external.settings.issuer) return this.verifyExternal(token);
     let payload: Record<string, unknown>;
     try {
       ({ payload } = await jwtVerify(token, this.key, {
@@ -104,6 +110,28 @@ export class TokenService {
     }
     const scopes = String(payload.scope ?? '').split(' ') as Scope[];
     return { studioId: client.studioId, clientId: client.clientId, clientName: client.name, scopes };
+  }
+
+  private async verifyExternal(token: string): Promise<TokenClaims> {
+    let claims: Awaited<ReturnType<ExternalIssuer['verify']>>;
+    try {
+      claims = await this.external!.verify(token, this.now());
+    } catch (error) {
+      throw new InvalidTokenError(
+        error instanceof ExternalTokenError ? error.message : 'the token is invalid',
+      );
+    }
+    if (!(await this.studioKnown(claims.studioId))) {
+      throw new InvalidTokenError(`the token names studio ${claims.studioId}, which does not exist`);
+    }
+    return { ...claims, clientId: `external:${claims.clientName}` };
+  }
+
+  private async studioKnown(studioId: string): Promise<boolean> {
+    if ((this.studios.get(studioId) ?? 0) > Date.now()) return true;
+    const exists = await studioExists(this.db, studioId);
+    if (exists) this.studios.set(studioId, Date.now() + CLIENT_CACHE_MS);
+    return exists;
   }
 
   /** Forgets a deleted client at once on this node. */
@@ -137,4 +165,13 @@ function grantedScopes(client: ApiClient, requested: string | undefined): Scope[
     }
   }
   return scopes as Scope[];
+}
+
+/** The unverified `iss` of a token, to pick the key that must verify it. */
+function issuerOf(token: string): string | undefined {
+  try {
+    return decodeJwt(token).iss;
+  } catch {
+    return undefined;
+  }
 }

@@ -35,6 +35,18 @@ for (const [variable, value] of [
   });
 }
 
+test('requires the external issuer and its key set URL together', () => {
+  assert.throws(
+    () => loadConfig({ SEARCHDECK_OIDC_ISSUER: 'https://login.example.test/' }),
+    (error: Error) => error instanceof ConfigError && error.message.includes('SEARCHDECK_OIDC_JWKS_URL'),
+  );
+  const config = loadConfig({
+    SEARCHDECK_OIDC_ISSUER: 'https://login.example.test/',
+    SEARCHDECK_OIDC_JWKS_URL: 'https://login.example.test/jwks',
+  });
+  assert.equal(config.oidcStudioClaim, 'studio_id');
+});
+
 test('rejects an unknown flag', () => {
   assert.throws(() => loadConfig({}, ['--colour', 'blue']), ConfigError);
 });
