@@ -131,6 +131,36 @@ export async function recordSync(
 }
 
 /**
+ * Rules with a content version that has neither reached the sync targets nor finally
+ * failed, in id order after `afterId`: what a node delivers again when it starts.
+ */
+export async function selectUndeliveredRules(
+  db: Kysely<Database>,
+  afterId: string,
+  limit: number,
+): Promise<Array<{ id: string; studio_id: string }>> {
+  return db
+    .selectFrom('rule')
+    .select(['id', 'studio_id'])
+    .where('id', '>', afterId)
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('staging_version', '>', eb.fn.coalesce('staging_synced_version', eb.lit(0))),
+          eb('staging_version', '>', eb.fn.coalesce('staging_failed_version', eb.lit(0))),
+        ]),
+        eb.and([
+          eb('live_version', '>', eb.fn.coalesce('live_synced_version', eb.lit(0))),
+          eb('live_version', '>', eb.fn.coalesce('live_failed_version', eb.lit(0))),
+        ]),
+      ]),
+    )
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/**
  * Rules of the studio that could conflict with a rule: those sharing a targeted
  * document or a pin position with it, and, for a redirect, the other redirects.
  * The side table does the matching, so a studio is never read whole.

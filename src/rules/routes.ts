@@ -76,6 +76,11 @@ export const rulesArea: Area = {
   admin: studioRoutes,
   async public(app, ctx) {
     const runtime = rulesRuntime(ctx);
+    app.addHook('onReady', async () => {
+      runtime.sync
+        .resume()
+        .catch((error: unknown) => ctx.log.warn({ err: error }, 'resuming rule sync failed'));
+    });
     app.addHook('onClose', () => runtime.close());
     await tokenRoutes(app, ctx);
     for (const prefix of ['', '/studios/:studioId']) {

@@ -5,7 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import { recordSync, selectRule } from './repository.js';
+import { recordSync, selectRule, selectUndeliveredRules } from './repository.js';
 import type { StoredRule } from './rule-rows.js';
 import { selectStudio } from './studio-repository.js';
 
@@ -43,6 +43,25 @@ export class SyncQueue {
     for (const stage of ['staging', 'live'] as const) {
       const payload = { event: 'rule.removed', studioId, ruleId: id, stage, version: null, content: null };
       this.schedule(0, () => this.deliverRemoval(studioId, payload, 0));
+    }
+  }
+
+  /**
+   * Picks up deliveries a stopped node left unfinished (retries live only in memory). With
+   * several nodes each one does, so a target may get a version twice: deliveries are at least
+   * once, and a payload carries its version for the target to spot repeats.
+   */
+  async resume(): Promise<void> {
+    let afterId = '';
+    let spread = 0;
+    for (;;) {
+      const page = await selectUndeliveredRules(this.db, afterId, 500);
+      for (const { id, studio_id } of page) {
+        // Spread the restart's deliveries over time instead of firing them all at once.
+        this.schedule(Math.min(spread++, 3000) * 20, () => this.deliverRule(studio_id, id, 0));
+      }
+      if (page.length < 500 || this.closed) return;
+      afterId = page.at(-1)!.id;
     }
   }
 

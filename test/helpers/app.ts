@@ -121,6 +121,7 @@ export async function buildNodes(
       secretKey: Buffer.alloc(32, 7),
       logger: options.logger ?? false,
       ...(options.now ? { now: options.now } : {}),
+      ...(options.tuning ? { tuning: options.tuning } : {}),
     });
     nodes.push({ app, store, config: fresh.config });
   }

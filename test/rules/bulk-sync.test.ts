@@ -4,7 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { buildApp } from '../../src/app.js';
+import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
+import type { Store } from '../../src/storage/database.js';
+import { adminAuth, build, engines, freshStore, skipReason } from '../helpers/app.js';
 import { createRule, type StudioAccess, studioWithToken } from './api.js';
 
 // Short retries, so that a failing receiver is retried within the test.
@@ -77,6 +80,45 @@ for (const engine of engines) {
       await app.inject({ method: 'POST', url: `/em-rules/${rule.id}/publish`, headers: access.headers });
       const live = await until(syncStatus(app, access, rule.id), (s) => s.liveSyncStatus.status === 'SYNCED');
       assert.equal(live.liveSyncStatus.status, 'SYNCED');
+    });
+
+    test('delivers after a restart what a stopped node left undelivered', async (t) => {
+      const fresh = await freshStore(engine);
+      await ensureAdminPassword(fresh.store.db, fresh.config.adminPassword);
+      t.after(() => fresh.close());
+      const node = (store: Store, retryMs: number) =>
+        buildApp({
+          config: fresh.config,
+          store,
+          secretKey: Buffer.alloc(32, 7),
+          logger: false,
+          tuning: { syncRetryDelaysMs: [retryMs] },
+        });
+      // The first node's only retry would come much later than the test lasts.
+      const first = await node(fresh.store, 600_000);
+      const access = await studioWithToken(first, 'shop');
+      const hook = await receiver(t, [503, 200]);
+      await first.inject({
+        method: 'PUT',
+        url: '/api/studios/shop',
+        headers: { authorization: adminAuth },
+        payload: { syncTargets: [hook.url] },
+      });
+      const rule = await createRule(first, access, block);
+      await until(
+        async () => hook.received.length,
+        (n) => n >= 1,
+      );
+      await first.close();
+
+      const second = await node(fresh.openAnother(), 50);
+      t.after(() => second.close());
+      const synced = await until(
+        syncStatus(second, access, rule.id),
+        (s) => s.stagingSyncStatus.status === 'SYNCED',
+      );
+      assert.equal(synced.stagingSyncStatus.status, 'SYNCED');
+      assert.equal(hook.received.length, 2);
     });
 
     test('marks a version FAILED when the target keeps failing', async (t) => {
