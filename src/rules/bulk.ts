@@ -19,6 +19,8 @@ import {
 import type { SyncQueue } from './sync.js';
 
 export const CHUNK_SIZE = 500;
+// A chunk takes seconds at most; an operation silent this long has lost its node.
+export const ABANDONED_AFTER_MS = 5 * 60_000;
 const MAX_ITEMS = 100_000;
 
 type Operation = 'create' | 'update' | 'delete' | 'publish';
@@ -71,6 +73,7 @@ export class BulkRunner {
           errors: '[]',
           created_at: this.now().toISOString(),
           finished_at: null,
+          heartbeat_at: this.now().toISOString(),
         })
         .execute();
       const named = await Promise.all(
@@ -90,6 +93,7 @@ export class BulkRunner {
   }
 
   async status(studioId: string, operationId: string): Promise<BulkStatus> {
+    await this.failAbandoned();
     const row = await this.db
       .selectFrom('rule_bulk_operation')
       .selectAll()
@@ -103,6 +107,34 @@ export class BulkRunner {
       counts: JSON.parse(row.counts) as BulkStatus['counts'],
       errors: JSON.parse(row.errors) as BulkStatus['errors'],
     };
+  }
+
+  /**
+   * Ends as FAILED, with their rules unflagged, the operations whose node stopped without
+   * finishing them (killed, or lost): they show no sign of life for ABANDONED_AFTER_MS.
+   */
+  async failAbandoned(): Promise<void> {
+    const cutoff = new Date(this.now().getTime() - ABANDONED_AFTER_MS).toISOString();
+    const abandoned = await this.db
+      .selectFrom('rule_bulk_operation')
+      .select(['id', 'errors'])
+      .where('status', 'in', ['PENDING', 'RUNNING'])
+      .where((eb) => eb.or([eb('heartbeat_at', '<', cutoff), eb('heartbeat_at', 'is', null)]))
+      .execute();
+    for (const { id, errors } of abandoned) {
+      const message = 'the service stopped before the operation ended';
+      await clearBulkOperation(this.db, id);
+      await this.db
+        .updateTable('rule_bulk_operation')
+        .set({
+          status: 'FAILED',
+          errors: JSON.stringify([...JSON.parse(errors), { operation: 'create', index: -1, message }]),
+          finished_at: this.now().toISOString(),
+        })
+        .where('id', '=', id)
+        .where('status', 'in', ['PENDING', 'RUNNING'])
+        .execute();
+    }
   }
 
   /** Stops between chunks; an operation cut short ends FAILED, its rules unflagged. */
@@ -197,6 +229,7 @@ export class BulkRunner {
         status: status.status,
         counts: JSON.stringify(status.counts),
         errors: JSON.stringify(status.errors),
+        heartbeat_at: this.now().toISOString(),
         ...(finished ? { finished_at: this.now().toISOString() } : {}),
       })
       .where('id', '=', status.operationId)

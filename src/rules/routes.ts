@@ -77,6 +77,9 @@ export const rulesArea: Area = {
   async public(app, ctx) {
     const runtime = rulesRuntime(ctx);
     app.addHook('onReady', async () => {
+      runtime.bulk
+        .failAbandoned()
+        .catch((error: unknown) => ctx.log.warn({ err: error }, 'ending abandoned bulk operations failed'));
       runtime.sync
         .resume()
         .catch((error: unknown) => ctx.log.warn({ err: error }, 'resuming rule sync failed'));

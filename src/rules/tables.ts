@@ -90,4 +90,6 @@ export interface RuleBulkOperationTable {
   errors: string;
   created_at: string;
   finished_at: string | null;
+  /** Last sign of life of the node running it (null for rows older than the column). */
+  heartbeat_at: string | null;
 }

@@ -121,6 +121,54 @@ for (const engine of engines) {
       assert.equal(hook.received.length, 2);
     });
 
+    test('ends as FAILED an operation whose node died, and unflags its rules', async (t) => {
+      let clock = new Date('2026-11-21T10:00:00.000Z');
+      const { app, store } = await build(t, engine, { tuning, now: () => clock });
+      const access = await studioWithToken(app, 'shop');
+      const rule = await createRule(app, access, block);
+      // What a node killed mid-operation leaves behind: RUNNING, its rules still flagged.
+      await store.db
+        .insertInto('rule_bulk_operation')
+        .values({
+          id: 'op-1',
+          studio_id: 'shop',
+          status: 'RUNNING',
+          request: '{}',
+          counts: JSON.stringify({ created: 0, updated: 0, deleted: 0, published: 0, failed: 0 }),
+          errors: '[]',
+          created_at: clock.toISOString(),
+          finished_at: null,
+          heartbeat_at: clock.toISOString(),
+        })
+        .execute();
+      await store.db
+        .updateTable('rule')
+        .set({ bulk_operation_id: 'op-1' })
+        .where('id', '=', rule.id)
+        .execute();
+      const pending = (
+        await app.inject({
+          url: `/em-rules/${rule.id}?fields=IS_PENDING_BULK_OPERATION`,
+          headers: access.headers,
+        })
+      ).json();
+      assert.equal(pending.isPendingBulkOperation, true);
+      const running = await app.inject({ url: '/em-rules/bulk/op-1', headers: access.headers });
+      assert.equal(running.json().status, 'RUNNING');
+
+      clock = new Date(clock.getTime() + 6 * 60_000);
+      const ended = (await app.inject({ url: '/em-rules/bulk/op-1', headers: access.headers })).json();
+      assert.equal(ended.status, 'FAILED');
+      assert.match(ended.errors.at(-1).message, /stopped before the operation ended/);
+      const after = (
+        await app.inject({
+          url: `/em-rules/${rule.id}?fields=IS_PENDING_BULK_OPERATION`,
+          headers: access.headers,
+        })
+      ).json();
+      assert.equal(after.isPendingBulkOperation, false);
+    });
+
     test('marks a version FAILED when the target keeps failing', async (t) => {
       const { app } = await build(t, engine, { tuning });
       const access = await studioWithToken(app, 'shop');

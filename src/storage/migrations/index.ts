@@ -6,6 +6,7 @@ import * as searchClusters from './0100_search_clusters.js';
 import * as jobLease from './0201_job_lease.js';
 import * as typeahead from './0202_typeahead.js';
 import * as rules from './0301_rules.js';
+import * as ruleBulkHeartbeat from './0302_rule_bulk_heartbeat.js';
 
 type MigrationModule = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -17,6 +18,7 @@ const modules: Array<[string, MigrationModule]> = [
   ['0201_job_lease', jobLease],
   ['0202_typeahead', typeahead],
   ['0301_rules', rules],
+  ['0302_rule_bulk_heartbeat', ruleBulkHeartbeat],
 ];
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
