@@ -37,10 +37,17 @@ const INSTANCES = QUICK ? 50 : 1000;
 
 // biome-ignore lint/suspicious/noExplicitAny: answers of several endpoints, read field by field
 async function call(url: string, method: string, body?: unknown): Promise<any> {
-  const response = await fetch(url, {
-    method,
-    headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  const request = () =>
+    fetch(url, {
+      method,
+      headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  // A connection left idle through a load round may be closed by the server (keep-alive
+  // timeout) just as it is reused; such a request never reached the service.
+  const response = await request().catch((error) => {
+    if ((error as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw error;
+    return request();
   });
   if (response.status >= 300)
     throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
