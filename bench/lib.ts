@@ -89,11 +89,17 @@ export async function startProcess(
     child.stderr!.on('data', onData);
     child.once('exit', () => reject(new Error(`exited:\n${output}`)));
   });
+  let stopping = false;
+  // A process that dies mid-scenario shows up as refused connections; say why it died.
+  child.once('exit', (code, signal) => {
+    if (!stopping) process.stderr.write(`${args.join(' ')} exited (${code ?? signal}):\n${output}\n`);
+  });
   return {
     url,
     pid: child.pid!,
     stop: () =>
       new Promise((resolve) => {
+        stopping = true;
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');

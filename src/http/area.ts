@@ -19,6 +19,8 @@ export interface AppContext {
 export interface Tuning {
   /** Delays between webhook delivery attempts of rule sync (ms). */
   readonly syncRetryDelaysMs?: readonly number[];
+  /** How long a typeahead index may go unused before it is dropped from memory (ms). */
+  readonly typeaheadIdleMs?: number;
 }
 
 /**

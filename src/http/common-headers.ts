@@ -3,6 +3,15 @@ import type { FastifyInstance } from 'fastify';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+// Made once: this hook runs on every request of every route, typeahead keystrokes included.
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+} as const;
+// The browsable docs need their scripts; everything else is data and may load nothing.
+const DATA_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
 /** A client's X-Request-Id is kept when it is reasonable, else a fresh one is made. */
 export function requestId(header: string | string[] | undefined): string {
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
@@ -11,16 +20,8 @@ export function requestId(header: string | string[] | undefined): string {
 /** Echoes the request id and sets the security headers on every answer. */
 export function addCommonHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers({
-      'x-request-id': request.id,
-      'x-content-type-options': 'nosniff',
-      'x-frame-options': 'DENY',
-      'referrer-policy': 'no-referrer',
-      // The browsable docs need their scripts; everything else is data and may load nothing.
-      ...(request.url.startsWith('/docs')
-        ? {}
-        : { 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" }),
-    });
+    reply.header('x-request-id', request.id).headers(SECURITY_HEADERS);
+    if (!request.url.startsWith('/docs')) reply.header('content-security-policy', DATA_POLICY);
     done();
   });
 }

@@ -1,15 +1,27 @@
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { levels } from 'pino';
+
+/** Whether a logger prints at this level (loggers that do not say are assumed to). */
+function prints(log: FastifyBaseLogger, level: 'debug' | 'info' | 'error'): boolean {
+  const threshold = levels.values[log.level];
+  return threshold === undefined ? log.level !== 'silent' : threshold <= levels.values[level]!;
+}
 
 /**
  * One log line per request (at its end) instead of Fastify's two: the typeahead endpoint
  * answers on every keystroke, and a second line per request would double the logging cost.
+ * Below the level that would print a line, nothing is built either.
  */
 export class OneLinePerRequest extends LogController {
   override incomingRequest(request: FastifyRequest): void {
-    request.log.debug({ method: request.method, url: request.url }, 'incoming request');
+    if (prints(request.log, 'debug')) {
+      request.log.debug({ method: request.method, url: request.url }, 'incoming request');
+    }
   }
 
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
+    const level = error ? 'error' : 'info';
+    if (!prints(reply.log, level)) return;
     const line = {
       method: request.method,
       url: request.url,

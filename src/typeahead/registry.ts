@@ -24,13 +24,16 @@ export interface ServedInstance {
   /** Undefined when not built yet or evicted for being idle. */
   index: SuggestionIndex | undefined;
   indexVersion: number;
+  /** The sync period of the last request (requests read no clock; syncs turn this into a time). */
   lastUsedTick: number;
+  /** When a sync first saw the last request, in ms. */
+  lastUsedMs: number;
   building: Promise<SuggestionIndex> | undefined;
 }
 
 export interface RegistryOptions {
-  /** Syncs (about one a second) an index may go unused before it is dropped. */
-  idleSyncsBeforeEviction?: number;
+  /** How long an index may go unused before it is dropped (ms, default an hour). */
+  idleMs?: number;
   now?: () => Date;
 }
 
@@ -43,7 +46,7 @@ export class TypeaheadRegistry {
   readonly #db: Kysely<Database>;
   readonly #instances = new Map<string, ServedInstance>();
   readonly #byToken = new Map<string, ServedInstance>();
-  readonly #idleSyncs: number;
+  readonly #idleMs: number;
   readonly #now: () => Date;
   #tick = 0;
   #syncing: Promise<void> | undefined;
@@ -53,7 +56,7 @@ export class TypeaheadRegistry {
 
   constructor(db: Kysely<Database>, options: RegistryOptions = {}) {
     this.#db = db;
-    this.#idleSyncs = options.idleSyncsBeforeEviction ?? 3600;
+    this.#idleMs = options.idleMs ?? 3_600_000;
     this.#now = options.now ?? (() => new Date());
   }
 
@@ -123,6 +126,12 @@ export class TypeaheadRegistry {
   }
 
   async #syncOnce(): Promise<void> {
+    // Eviction is accurate to one sync period (about a second), and the request path
+    // only copies a counter instead of reading the clock.
+    const nowMs = this.#now().getTime();
+    for (const instance of this.#instances.values()) {
+      if (instance.lastUsedTick === this.#tick) instance.lastUsedMs = nowMs;
+    }
     this.#tick++;
     const versions = await selectVersions(this.#db);
     const present = new Set<string>();
@@ -142,7 +151,8 @@ export class TypeaheadRegistry {
     }
     if (changed) this.#reindexOrigins();
     for (const instance of this.#instances.values()) {
-      if (instance.index !== undefined && this.#tick - instance.lastUsedTick > this.#idleSyncs) {
+      const idle = instance.lastUsedTick !== this.#tick && nowMs - instance.lastUsedMs > this.#idleMs;
+      if (instance.index !== undefined && idle) {
         instance.index = undefined;
         instance.indexVersion = 0;
       }
@@ -178,6 +188,7 @@ export class TypeaheadRegistry {
       index: undefined,
       indexVersion: 0,
       lastUsedTick: this.#tick,
+      lastUsedMs: this.#now().getTime(),
       building: undefined,
     };
   }

@@ -45,7 +45,12 @@ export class TypeaheadRuntime {
 
   constructor(ctx: AppContext, options: RuntimeOptions = {}) {
     this.#ctx = ctx;
-    this.registry = new TypeaheadRegistry(ctx.store.db, { now: ctx.now, ...options });
+    const idle = ctx.tuning.typeaheadIdleMs;
+    this.registry = new TypeaheadRegistry(ctx.store.db, {
+      now: ctx.now,
+      ...(idle === undefined ? {} : { idleMs: idle }),
+      ...options,
+    });
     this.tokens = new EmbedTokens(ctx.secretKey);
     this.#schedule = options.schedule ?? '0 * * * *';
     this.#jobRuns = new Counter({

@@ -14,6 +14,8 @@ export const DEFAULT_SUGGESTION_LIMIT = 10;
 // percent of a request, so a larger cache would buy little.
 const ANSWER_CACHE_BUDGET_CHARS = 64 * 1024;
 
+const NO_SUGGESTIONS = suggestionAnswer([]);
+
 /** The terms an index is built from, each list in a stable order (see buildSuggestionIndex). */
 export interface SuggestionSource {
   readonly included: readonly string[];
@@ -96,8 +98,19 @@ class SortedSuggestionIndex implements SuggestionIndex {
     // stored under the key, which, keys being idempotent, is its own prefix.
     const prefixKey = termKey(prefix);
     const known = this.#cache.get(limit, prefixKey);
-    const answer = known ?? suggestionAnswer(this.#suggestionsForKey(prefixKey, limit));
-    if (known === undefined) this.#cache.set(limit, prefixKey, answer, false);
+    if (known !== undefined) {
+      this.#cache.set(limit, prefix, known, true);
+      return known;
+    }
+    const found = this.#suggestionsForKey(prefixKey, limit);
+    // Typos and random probes mostly match nothing: one shared answer, no serialising or hashing.
+    if (found.length === 0) {
+      this.#cache.set(limit, prefixKey, NO_SUGGESTIONS, true);
+      this.#cache.set(limit, prefix, NO_SUGGESTIONS, true);
+      return NO_SUGGESTIONS;
+    }
+    const answer = suggestionAnswer(found);
+    this.#cache.set(limit, prefixKey, answer, false);
     this.#cache.set(limit, prefix, answer, true);
     return answer;
   }

@@ -11,6 +11,23 @@ import type { EmbedTokens } from './tokens.js';
 const EMBED_SCHEME = /^embed\s+/i;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+// The hash of the credential last sent on a connection. A shop page's browser sends the
+// same header on every keystroke over one keep-alive connection, so the HMAC (the largest
+// cost of a request after the socket write) is paid once per connection. Only a client's
+// own earlier header is compared with its next one, so the comparison reveals nothing
+// about any token; the hash is still looked up on every request, so revocation is immediate.
+const lastCredentials = new WeakMap<object, { header: string; hash: string }>();
+
+function tokenHash(request: FastifyRequest, header: string, tokens: EmbedTokens): string {
+  const socket = request.raw.socket as object | undefined;
+  const last = socket && lastCredentials.get(socket);
+  if (last !== undefined && last.header === header) return last.hash;
+  const token = EMBED_SCHEME.test(header) ? header.replace(EMBED_SCHEME, '').trim() : header.trim();
+  const hash = tokens.hash(token);
+  if (socket) lastCredentials.set(socket, { header, hash });
+  return hash;
+}
+
 /** The instance a request's embed token belongs to, checked against the host label; throws 401/403. */
 export function authenticate(
   request: FastifyRequest,
@@ -27,8 +44,7 @@ export function authenticate(
   if (header === undefined || header.length === 0) {
     throw new UnauthorizedError('an embed token is required (Authorization: Embed <token>)', 'Embed');
   }
-  const token = EMBED_SCHEME.test(header) ? header.replace(EMBED_SCHEME, '').trim() : header.trim();
-  const instance = registry.byTokenHash(tokens.hash(token));
+  const instance = registry.byTokenHash(tokenHash(request, header, tokens));
   if (instance === undefined) throw new UnauthorizedError('the embed token is unknown or revoked', 'Embed');
   const label = hostLabel(request.headers.host);
   if (label !== undefined && label !== instance.id && registry.has(label)) {
