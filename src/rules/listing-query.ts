@@ -44,6 +44,8 @@ const DRIVE_LIMIT = 2_000;
  */
 interface RuleSet {
   ids(): SelectQueryBuilder<Database, 'rule_facet' | 'rule_word', { rule_id: string }>;
+  /** Whether `ids` never repeats a rule (one facet value: its rows are unique per rule). */
+  unique: boolean;
   has(ruleId: Expression<string>): Expression<SqlBool>;
   /** Side rows of the set: at least its rules, a cheap count of one index range. */
   size(): Promise<number>;
@@ -76,7 +78,7 @@ export async function queryListing(
   if (driver && driver.rows <= DRIVE_LIMIT) {
     rows = ordered(
       db
-        .selectFrom(driver.set.ids().distinct().as('c'))
+        .selectFrom(distinctIds(driver.set).as('c'))
         .innerJoin('rule as r', 'r.id', 'c.rule_id')
         .selectAll('r')
         .where((eb) =>
@@ -117,7 +119,7 @@ async function countMatching(
   }
   const onRule = conditions.slice(1); // the first is the studio, which the side rows carry
   const count = await db
-    .selectFrom(driver.set.ids().distinct().as('c'))
+    .selectFrom(distinctIds(driver.set).as('c'))
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .where((eb) =>
       eb.and([
@@ -136,6 +138,10 @@ async function countMatching(
     )
     .executeTakeFirstOrThrow();
   return Number(count.total);
+}
+
+function distinctIds(set: RuleSet) {
+  return set.unique ? set.ids() : set.ids().distinct();
 }
 
 async function bySize(sets: RuleSet[]) {
@@ -297,6 +303,7 @@ function ruleSets(db: Kysely<Database>, studioId: string, filter: ListingFilter)
         .where('field', '=', field);
     return {
       ids,
+      unique: values.length === 1,
       has: (ruleId) => sql<SqlBool>`exists ${ids().where('rule_id', '=', ruleId)}`,
       size: async () =>
         Number(
@@ -322,6 +329,7 @@ function ruleSets(db: Kysely<Database>, studioId: string, filter: ListingFilter)
         .where((w) => prefixOf(w, word));
     sets.push({
       ids,
+      unique: false,
       has: (ruleId) => sql<SqlBool>`exists ${ids().where('rule_id', '=', ruleId)}`,
       size: async () =>
         Number(
