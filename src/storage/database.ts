@@ -45,8 +45,35 @@ function openSqlite(dataDir: string): Store {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, engine: 'sqlite', close: () => db.destroy() };
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; preparing costs about as much as running a point
+ * lookup. Statements are kept by their SQL (values are bound separately, so the set of
+ * distinct texts is small), least recently used dropped first. A statement still being
+ * iterated is busy and cannot be shared: then a fresh one is prepared.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database) {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    prepare(text: string) {
+      const cached = cache.get(text);
+      if (cached && !cached.busy) {
+        cache.delete(text);
+        cache.set(text, cached);
+        return cached;
+      }
+      const statement = sqlite.prepare(text);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(text, statement);
+      return statement;
+    },
+    close: () => sqlite.close(),
+  };
 }
 
 function openPostgres(url: string, options: StoreOptions): Store {
