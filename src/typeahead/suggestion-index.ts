@@ -12,7 +12,7 @@ export const DEFAULT_SUGGESTION_LIMIT = 10;
 // differ only in case, enough for the short prefixes most keystrokes ask for;
 // 1,000 busy instances add about 100 MiB. A miss costs about 3 µs, a few
 // percent of a request, so a larger cache would buy little.
-const ANSWER_CACHE_BUDGET_CHARS = 64 * 1024;
+const ANSWER_CACHE_BUDGET_CHARS = 256 * 1024;
 
 const NO_SUGGESTIONS = suggestionAnswer([]);
 

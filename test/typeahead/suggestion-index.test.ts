@@ -81,7 +81,7 @@ describe('buildSuggestionIndex', () => {
     const index = served({ included: ['Electric', 'Elastic', 'Electronics', 'Electrical', 'Kettle'] });
     const answer = index.answer('El', 10);
     assert.equal(answer.body, '["Elastic","Electric","Electrical","Electronics"]');
-    assert.match(answer.etag, /^W\/"[A-Za-z0-9_-]{16}"$/);
+    assert.match(answer.etag, /^W\/"[0-9a-z]{14}"$/);
   });
 
   it('gives equal answers equal ETags across rebuilds and different answers different ones', () => {
