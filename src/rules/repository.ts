@@ -131,18 +131,20 @@ export async function recordSync(
 }
 
 /**
- * Rules with a content version that has neither reached the sync targets nor finally
- * failed, in id order after `afterId`: what a node delivers again when it starts.
+ * Rules of studios with sync targets whose content version has neither reached the
+ * targets nor finally failed, in id order after `afterId`: what a starting node delivers.
  */
 export async function selectUndeliveredRules(
   db: Kysely<Database>,
+  studioId: string,
   afterId: string,
   limit: number,
-): Promise<Array<{ id: string; studio_id: string }>> {
-  return db
+): Promise<string[]> {
+  const rows = await db
     .selectFrom('rule')
-    .select(['id', 'studio_id'])
-    .where('id', '>', afterId)
+    .select('rule.id')
+    .where('rule.studio_id', '=', studioId)
+    .where('rule.id', '>', afterId)
     .where((eb) =>
       eb.or([
         eb.and([
@@ -155,9 +157,16 @@ export async function selectUndeliveredRules(
         ]),
       ]),
     )
-    .orderBy('id')
+    .orderBy('rule.id')
     .limit(limit)
     .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Studios that deliver their rules to sync targets. */
+export async function selectStudiosWithSyncTargets(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db.selectFrom('studio').select('id').where('sync_targets', '!=', '[]').execute();
+  return rows.map((row) => row.id);
 }
 
 /**

@@ -5,7 +5,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import { recordSync, selectRule, selectUndeliveredRules } from './repository.js';
+import {
+  recordSync,
+  selectRule,
+  selectStudiosWithSyncTargets,
+  selectUndeliveredRules,
+} from './repository.js';
 import type { StoredRule } from './rule-rows.js';
 import { selectStudio } from './studio-repository.js';
 
@@ -52,16 +57,26 @@ export class SyncQueue {
    * once, and a payload carries its version for the target to spot repeats.
    */
   async resume(): Promise<void> {
-    let afterId = '';
-    let spread = 0;
-    for (;;) {
-      const page = await selectUndeliveredRules(this.db, afterId, 500);
-      for (const { id, studio_id } of page) {
-        // Spread the restart's deliveries over time instead of firing them all at once.
-        this.schedule(Math.min(spread++, 3000) * 20, () => this.deliverRule(studio_id, id, 0));
+    const run = this.redeliver().finally(() => this.running.delete(run));
+    this.running.add(run);
+    await run;
+  }
+
+  // One rule after another: a restart's backlog must not flood the targets or the database.
+  private async redeliver(): Promise<void> {
+    for (const studioId of await selectStudiosWithSyncTargets(this.db)) {
+      let afterId = '';
+      while (!this.closed) {
+        const page = await selectUndeliveredRules(this.db, studioId, afterId, 500);
+        for (const id of page) {
+          if (this.closed) return;
+          await this.deliverRule(studioId, id, 0).catch((error: unknown) =>
+            this.log.warn({ err: error }, 'rule sync failed'),
+          );
+        }
+        if (page.length < 500) break;
+        afterId = page.at(-1)!;
       }
-      if (page.length < 500 || this.closed) return;
-      afterId = page.at(-1)!.id;
     }
   }
 
