@@ -19,6 +19,7 @@ import {
 import type { SyncQueue } from './sync.js';
 
 export const CHUNK_SIZE = 500;
+const YIELD_EVERY = 25;
 // A chunk takes seconds at most; an operation silent this long has lost its node.
 export const ABANDONED_AFTER_MS = 5 * 60_000;
 const MAX_ITEMS = 100_000;
@@ -155,6 +156,10 @@ export class BulkRunner {
           for (const [offset, item] of items.slice(start, start + CHUNK_SIZE).entries()) {
             const change = await this.apply(trx, actor, operationId, item, start + offset, status);
             if (change) done.push(change);
+            // SQLite answers synchronously, so a whole chunk would hold the event loop for
+            // hundreds of milliseconds; every few items the loop serves what waits (the
+            // typeahead's answers from memory, say) while the transaction stays open.
+            if (offset % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
           }
           return done;
         });
