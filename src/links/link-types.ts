@@ -41,13 +41,20 @@ export function isStoredDirection(linkType: LinkType): boolean {
   return storedTypes.has(linkType);
 }
 
+/** Where a value came from, for the error code of a bad one. */
+export type InputSource = 'query' | 'body';
+
+export function errorCodeFor(source: InputSource): 'invalid-parameter' | 'invalid-body' {
+  return source === 'query' ? 'invalid-parameter' : 'invalid-body';
+}
+
 /** Reads a link type case-insensitively; anything else is a 400 naming the field. */
-export function parseLinkType(value: string, field = 'linkType'): LinkType {
+export function parseLinkType(value: string, source: InputSource): LinkType {
   const type = byLowerCase.get(value.toLowerCase());
   if (!type) {
     throw new ValidationError(
-      [{ field, message: `${field} must be one of ${linkTypes.join(', ')}` }],
-      field === 'linkType' ? 'invalid-parameter' : 'invalid-body',
+      [{ field: 'linkType', message: `linkType must be one of ${linkTypes.join(', ')}` }],
+      errorCodeFor(source),
     );
   }
   return type;
@@ -55,5 +62,5 @@ export function parseLinkType(value: string, field = 'linkType'): LinkType {
 
 /** A query filter value: absent or `*` means any. */
 export function parseLinkTypeFilter(value: string | undefined): LinkType | undefined {
-  return value === undefined || value === '*' ? undefined : parseLinkType(value);
+  return value === undefined || value === '*' ? undefined : parseLinkType(value, 'query');
 }

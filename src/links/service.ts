@@ -3,6 +3,8 @@ import { NotFoundError, ValidationError } from '../http/errors.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
 import {
+  errorCodeFor,
+  type InputSource,
   isStoredDirection,
   type LinkType,
   parseLinkType,
@@ -176,10 +178,13 @@ function storedKey(subject: string, object: string, linkType: LinkType) {
   return { subject: object, object: subject, link_type: reverseOf(linkType)!, reversed: true };
 }
 
-function validateLink(link: NewLink): LinkType {
-  const linkType = parseLinkType(link.linkType, 'linkType');
+function validateLink(link: NewLink, source: InputSource): LinkType {
+  const linkType = parseLinkType(link.linkType, source);
   if (linkType === 'self' && link.subject !== link.object) {
-    throw new ValidationError([{ field: 'object', message: 'a self link needs object equal to subject' }]);
+    throw new ValidationError(
+      [{ field: 'object', message: 'a self link needs object equal to subject' }],
+      errorCodeFor(source),
+    );
   }
   return linkType;
 }
@@ -189,7 +194,7 @@ function validateLink(link: NewLink): LinkType {
  * with the stored originator and creation time. In an app's scope both ends also join the app.
  */
 export async function putLink(db: Kysely<Database>, link: NewLink, now: Date, app?: string): Promise<Link> {
-  const linkType = validateLink(link);
+  const linkType = validateLink(link, 'body');
   return inTransaction(db, async (trx) => {
     const key = storedKey(link.subject, link.object, linkType);
     const stored = await insertLink(trx, {
@@ -226,7 +231,7 @@ export async function putLink(db: Kysely<Database>, link: NewLink, now: Date, ap
 
 /** Deletes a relationship through either of its directions; 404 when there is none. */
 export async function deleteLink(db: Kysely<Database>, link: NewLink, app?: string): Promise<void> {
-  const linkType = validateLink(link);
+  const linkType = validateLink(link, 'query');
   const visible = await checkLinks(db, link, app);
   const key = storedKey(link.subject, link.object, linkType);
   if (!visible || !(await deleteStoredLink(db, key))) {

@@ -113,6 +113,7 @@ for (const engine of engines) {
       assert.equal(control.json().errors[0].field, 'subject');
       const unknown = await put(app, { subject: 'a', object: 'b', linkType: 'owns' });
       assert.equal(unknown.statusCode, 400);
+      assert.equal(unknown.json().code, 'invalid-body');
       assert.equal(unknown.json().errors[0].field, 'linkType');
       assert.equal((await get(app, '/api/links')).body.length, 0);
     });
