@@ -10,6 +10,7 @@ import { addCommonHeaders, requestId } from './http/common-headers.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { ValidationError } from './http/errors.js';
 import { createMetrics } from './http/metrics.js';
+import { healthRoutes, metricsRoute } from './http/operations-routes.js';
 import { FailureLimiter } from './http/rate-limiter.js';
 import { OneLinePerRequest } from './http/request-logging.js';
 import { ErrorBodySchema } from './http/schemas.js';
@@ -17,7 +18,6 @@ import { linksArea } from './links/routes.js';
 import { rulesArea } from './rules/routes.js';
 import { AdminVerifier } from './security/admin-credentials.js';
 import type { Store } from './storage/database.js';
-import { isMigrated } from './storage/migrate.js';
 import { typeaheadArea } from './typeahead/routes.js';
 
 export interface AppDeps {
@@ -40,7 +40,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger ?? { level: deps.config.logLevel, redact: ['req.headers.authorization'] },
     bodyLimit: 1024 * 1024,
     genReqId: (req) => requestId(req.headers['x-request-id']),
-    return503OnClosing: true,
+    // Answered by our own hook instead, in the common error body (common-headers.ts).
+    return503OnClosing: false,
     logController: new OneLinePerRequest(),
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true, useDefaults: true },
@@ -92,20 +93,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/api/openapi.json' } });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
-    const ready = await isMigrated(deps.store).catch(() => false);
-    if (!ready) return reply.code(503).send({ status: 'not-ready' });
-    return { status: 'ready' };
-  });
+  healthRoutes(app, deps.store);
 
   const verifier = new AdminVerifier(deps.store.db);
   const limiter = new FailureLimiter();
   await app.register(async (admin) => {
     requireAdmin(admin, verifier, limiter);
-    admin.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
-      reply.type(ctx.metrics.contentType).send(await ctx.metrics.metrics()),
-    );
+    metricsRoute(admin, ctx.metrics);
     for (const prefix of ['/api', '/api/apps/:app']) {
       await admin.register(
         async (api) => {

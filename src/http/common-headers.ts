@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { sendError } from './error-handler.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -17,11 +18,25 @@ export function requestId(header: string | string[] | undefined): string {
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
 }
 
-/** Echoes the request id and sets the security headers on every answer. */
+/**
+ * Echoes the request id and sets the security headers on every answer. Once the app is
+ * closing, new requests get 503 in the common error body (Fastify's own closing answer
+ * would have neither it nor these headers); requests already under way finish.
+ */
 export function addCommonHeaders(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id).headers(SECURITY_HEADERS);
     if (!request.url.startsWith('/docs')) reply.header('content-security-policy', DATA_POLICY);
+    if (closing) {
+      reply.header('connection', 'close');
+      sendError(request, reply, 'not-ready', 'the service is shutting down; retry on another node');
+      return;
+    }
     done();
   });
 }

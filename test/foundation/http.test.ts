@@ -109,6 +109,15 @@ describe('the HTTP foundation', () => {
     assert.deepEqual((await app.inject({ url: '/ready' })).json(), { status: 'ready' });
   });
 
+  test('answers not ready, in the common error body, while migrations are missing', async (t) => {
+    const { app, store } = await build(t, 'sqlite');
+    await store.db.schema.dropTable('kysely_migration').execute();
+    const response = await app.inject({ url: '/ready' });
+    assert.equal(response.statusCode, 503);
+    assert.equal(response.json().code, 'not-ready');
+    assert.ok(response.json().requestId);
+  });
+
   test('serves Prometheus metrics to the admin only', async (t) => {
     const { app } = await build(t, 'sqlite');
     await app.inject({ url: '/api/links', headers: { authorization: adminAuth } });
@@ -152,6 +161,7 @@ describe('the HTTP foundation', () => {
     assert.match(doc.openapi, /^3\./);
     assert.ok(doc.paths['/api/links/check']);
     assert.ok(doc.paths['/api/apps/{app}/links']);
+    assert.ok(doc.paths['/health'] && doc.paths['/ready'] && doc.paths['/metrics']);
     const ui = await app.inject({ url: '/docs/' });
     assert.equal(ui.statusCode, 200);
   });

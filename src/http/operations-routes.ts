@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
+import { Type } from 'typebox';
+import type { Store } from '../storage/database.js';
+import { isMigrated } from '../storage/migrate.js';
+import { sendError } from './error-handler.js';
+
+const tags = ['operations'];
+const Status = Type.Object({ status: Type.String() });
+
+/** `/health` (the process answers) and `/ready` (database reachable, migrations applied); no credential. */
+export function healthRoutes(app: FastifyInstance, store: Store): void {
+  app.get(
+    '/health',
+    { schema: { tags, summary: 'The process is alive', response: { 200: Status } } },
+    async () => ({ status: 'ok' }),
+  );
+  app.get(
+    '/ready',
+    {
+      schema: {
+        tags,
+        summary: 'The database answers and every migration is applied',
+        response: { 200: Status, 503: Type.Ref('ErrorBody') },
+      },
+    },
+    async (request, reply) => {
+      const ready = await isMigrated(store).catch(() => false);
+      if (!ready)
+        return sendError(request, reply, 'not-ready', 'the database is unreachable or not migrated');
+      return { status: 'ready' };
+    },
+  );
+}
+
+/** `/metrics` in Prometheus text format (mounted behind admin authentication). */
+export function metricsRoute(admin: FastifyInstance, metrics: Registry): void {
+  admin.get(
+    '/metrics',
+    {
+      schema: {
+        tags,
+        summary: 'Prometheus metrics',
+        security: [{ basic: [] }],
+      },
+    },
+    async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()),
+  );
+}
