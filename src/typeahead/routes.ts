@@ -226,6 +226,9 @@ export const typeaheadArea: Area = {
       logs.post<Id & { Body: SearchLogEntryType[] }>(
         `${withId}/search-logs`,
         {
+          // 10,000 entries with timestamps and long queries need more than the 1 MiB
+          // every other endpoint takes; this one alone accepts up to 8 MiB.
+          bodyLimit: 8 * 1024 * 1024,
           schema: {
             tags,
             summary: 'Report customer searches (JSON array or NDJSON), at most 10,000 per call',

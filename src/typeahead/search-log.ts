@@ -49,12 +49,13 @@ export async function ingestSearches(
       });
       continue;
     }
+    // Both tallies count searches: an entry standing for N searches counts N.
+    const count = entry.count ?? 1;
     const check = checkTerm(entry.query);
     if (!check.valid || at < oldest || at > nowMs + FUTURE_TOLERANCE_MS) {
-      rejected++;
+      rejected += count;
       continue;
     }
-    const count = entry.count ?? 1;
     const hour = hourOf(at);
     accepted += count;
     const bucket = `${check.key}\u0000${hour}`;

@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../http/errors.js';
+import { removeLinksOf } from '../links/service.js';
 import type { Database } from '../storage/schema.js';
+import { inTransaction } from '../storage/transaction.js';
 import {
   bumpVersion,
   countTerms,
@@ -119,8 +121,12 @@ export async function patchInstance(
   return getInstance(db, id);
 }
 
+/** Deletes an instance with its terms and logs, and the links that name it (`typeahead:{id}`). */
 export async function removeInstance(db: Kysely<Database>, id: string): Promise<void> {
-  if (!(await deleteInstance(db, id))) throw notFound(id);
+  await inTransaction(db, async (trx) => {
+    if (!(await deleteInstance(trx, id))) throw notFound(id);
+    await removeLinksOf(trx, `typeahead:${id}`);
+  });
 }
 
 /** Issues a new embed token; the old one keeps working for `graceSeconds` (0: stops at once). */

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
 import type { ServedInstance, TypeaheadRegistry } from './registry.js';
@@ -57,7 +58,11 @@ export function authenticate(
 export function hostLabel(host: string | undefined): string | undefined {
   if (host === undefined) return undefined;
   const dot = host.indexOf('.');
-  return dot > 0 ? host.slice(0, dot).toLowerCase() : undefined;
+  if (dot <= 0) return undefined;
+  // An address names no instance: 127 of 127.0.0.1 is no label (IPv6 hosts have no dot).
+  const colon = host.lastIndexOf(':');
+  if (isIP(colon > dot ? host.slice(0, colon) : host) !== 0) return undefined;
+  return host.slice(0, dot).toLowerCase();
 }
 
 /** Sends the suggestions answer with its caching and CORS headers (304 when the client has it). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { build, engines, skipReason } from '../helpers/app.js';
+import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
 import { admin, createInstance, suggest } from './helpers.js';
 
 for (const engine of engines) {
@@ -36,7 +36,24 @@ for (const engine of engines) {
       assert.equal(patched.status, 200);
       assert.equal(patched.body.name, 'Renamed');
       assert.equal(patched.body.minCount, 5);
+      const link = { subject: `typeahead:${id}`, object: 'app:shop', linkType: 'inContextOf' };
+      assert.equal(
+        (
+          await app.inject({
+            method: 'PUT',
+            url: '/api/links',
+            headers: { authorization: adminAuth },
+            payload: link,
+          })
+        ).statusCode,
+        200,
+      );
       assert.equal((await admin(app, 'DELETE', `/instances/${id}`)).status, 204);
+      const linked = await app.inject({
+        url: `/api/links/check?subject=typeahead:${id}`,
+        headers: { authorization: adminAuth },
+      });
+      assert.equal(linked.json(), false, 'the instance took its links with it');
       assert.equal((await admin(app, 'GET', `/instances/${id}`)).status, 404);
       assert.equal((await suggest(app, embedToken)).status, 401);
     });
