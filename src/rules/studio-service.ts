@@ -2,6 +2,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ConflictError, NotFoundError } from '../http/errors.js';
+import { removeLinksOf } from '../links/service.js';
 import { hashSecret } from '../security/password-hash.js';
 import type { Database } from '../storage/schema.js';
 import {
@@ -100,6 +101,8 @@ export async function deleteStudio(db: Kysely<Database>, id: string, force: bool
       throw new ConflictError(`studio ${id} has rules; delete them first or pass force=true`);
     }
     await deleteStudioRow(trx, id);
+    // The studio's name as a link end goes with it.
+    await removeLinksOf(trx, `studio:${id}`);
   });
 }
 

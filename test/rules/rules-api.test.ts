@@ -282,12 +282,23 @@ for (const engine of engines) {
         headers: { authorization: adminAuth },
       });
       assert.equal(studioBusy.statusCode, 409);
+      await app.inject({
+        method: 'PUT',
+        url: '/api/links',
+        headers: { authorization: adminAuth },
+        payload: { subject: 'studio:shop', object: 'app:web', linkType: 'inContextOf' },
+      });
       const forced = await app.inject({
         method: 'DELETE',
         url: '/api/studios/shop?force=true',
         headers: { authorization: adminAuth },
       });
       assert.equal(forced.statusCode, 204);
+      const linked = await app.inject({
+        url: '/api/links/check?subject=studio:shop',
+        headers: { authorization: adminAuth },
+      });
+      assert.equal(linked.json(), false, 'the studio took its links with it');
     });
   });
 }
