@@ -289,6 +289,24 @@ function ruleConditions(studioId: string, filter: ListingFilter): RuleCondition[
   return conditions;
 }
 
+/** A set of rules read from a side table by `ids`. */
+function ruleSet(ids: RuleSet['ids'], unique: boolean): RuleSet {
+  return {
+    ids,
+    unique,
+    has: (ruleId) => sql<SqlBool>`exists ${ids().where('rule_id', '=', ruleId)}`,
+    size: async () =>
+      Number(
+        (
+          await ids()
+            .clearSelect()
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+  };
+}
+
 /** The facet and search-word filters, as sets of rules from the side tables (both contents). */
 function ruleSets(db: Kysely<Database>, studioId: string, filter: ListingFilter): RuleSet[] {
   const sets: RuleSet[] = [];
@@ -301,20 +319,7 @@ function ruleSets(db: Kysely<Database>, studioId: string, filter: ListingFilter)
         .where('kind', '=', kind)
         .where('value', 'in', values)
         .where('field', '=', field);
-    return {
-      ids,
-      unique: values.length === 1,
-      has: (ruleId) => sql<SqlBool>`exists ${ids().where('rule_id', '=', ruleId)}`,
-      size: async () =>
-        Number(
-          (
-            await ids()
-              .clearSelect()
-              .select((eb) => eb.fn.countAll<number>().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        ),
-    };
+    return ruleSet(ids, values.length === 1);
   };
   if (filter.tags) sets.push(facet('tag', filter.tags));
   if (filter.groups) sets.push(facet('group', filter.groups));
@@ -327,20 +332,7 @@ function ruleSets(db: Kysely<Database>, studioId: string, filter: ListingFilter)
         .select('rule_id')
         .where('studio_id', '=', studioId)
         .where((w) => prefixOf(w, word));
-    sets.push({
-      ids,
-      unique: false,
-      has: (ruleId) => sql<SqlBool>`exists ${ids().where('rule_id', '=', ruleId)}`,
-      size: async () =>
-        Number(
-          (
-            await ids()
-              .clearSelect()
-              .select((eb) => eb.fn.countAll<number>().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        ),
-    });
+    sets.push(ruleSet(ids, false));
   }
   return sets;
 }
