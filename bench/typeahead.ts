@@ -11,8 +11,9 @@ import { sqliteFile } from '../src/storage/database.js';
 import { EmbedTokens } from '../src/typeahead/tokens.js';
 import {
   type LoadResult,
-  load,
   loadTable,
+  loadWithCpu,
+  median,
   percentile,
   root,
   rssMiB,
@@ -141,19 +142,19 @@ async function suggestionsAndJob(): Promise<string[]> {
     const url = `${service.url}/typeahead/suggestions`;
     const sample = (await (await fetch(url, { headers })).json()) as string[];
     const bare = await startBare(sample);
-    const baselines: LoadResult[] = [];
-    const suggestions: LoadResult[] = [];
+    const baselines: Array<LoadResult & { cpuPerRequest: number }> = [];
+    const suggestions: Array<LoadResult & { cpuPerRequest: number }> = [];
     // Alternating rounds, so that a burst of outside load does not fall on one side only.
     for (let round = 0; round < ROUNDS; round++) {
       baselines.push(
-        await load({
+        await loadWithCpu(bare.pid, {
           label: 'bare Fastify route, constant array',
           url: `${bare.url}/bare`,
           seconds: SECONDS,
         }),
       );
       suggestions.push(
-        await load({
+        await loadWithCpu(service.pid, {
           label: `suggestions, ${counts.served} served, random 1-3 letter prefixes`,
           url,
           headers,
@@ -182,10 +183,15 @@ async function suggestionsAndJob(): Promise<string[]> {
     const { answer: jobCounts, seconds: jobSeconds } = await refresh;
     const rss = rssMiB(service.pid);
     const rounds = (results: LoadResult[]) => results.map((r) => Math.round(r.rps)).join(', ');
+    const pairRatios = suggestions.map((s, i) => s.rps / baselines[i]!.rps);
+    const bareCpu = median(baselines.map((r) => r.cpuPerRequest));
+    const suggestionCpu = median(suggestions.map((r) => r.cpuPerRequest));
     return [
       `One instance of ${counts.served} served suggestions (${counts.custom} curated, ${counts.topSearched} top searched), SQLite. 10 connections, ${SECONDS} s per round, ${ROUNDS} alternating rounds of each; the table shows each side's best round (all rounds: bare ${rounds(baselines)} req/s; suggestions ${rounds(suggestions)} req/s). The bare route answers a constant array of the size of the default answer (${sample.length} strings).`,
       '',
       loadTable([best(baselines), best(suggestions)], best(baselines)),
+      '',
+      `Throughput on this shared virtual machine swings between rounds, so two steadier views of the same runs: the ratio of each round to the bare round just before it (${pairRatios.map((r) => r.toFixed(2)).join(', ')}; median ${median(pairRatios).toFixed(2)}), and the server's CPU time per answered request, median over the rounds: bare route ${bareCpu.toFixed(1)} µs, suggestions ${suggestionCpu.toFixed(1)} µs, so a core answers ${(bareCpu / suggestionCpu).toFixed(2)} suggestions for each bare answer.`,
       '',
       `- Ingestion through \`POST …/search-logs\` in batches of 1,000 from 2 concurrent senders (SQLite): ${Math.round(ingestRate).toLocaleString('en')} logged searches/s with 10 searches per distinct query (as in the job's data set, skewed towards popular ones); ${Math.round(distinctRate).toLocaleString('en')}/s when nearly every query is new (worst case: each search inserts two rows).`,
       `- Top-searched job over ${JOB_SEARCHES.toLocaleString('en')} logged searches, ${JOB_KEYS.toLocaleString('en')} distinct keys in ${seeded.rows.toLocaleString('en')} hourly buckets over 28 days (seeded straight into SQLite in ${seedSeconds.toFixed(0)} s): ${jobSeconds.toFixed(1)} s, ${jobCounts.topSearched} top-searched terms.`,
