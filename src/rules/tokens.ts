@@ -1,9 +1,10 @@
 // OAuth2 access tokens of the Rules API: JWTs signed with a key derived from the
 // service's secret key, revoked by deleting their client.
-import { hkdfSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
 import { verifySecret } from '../security/password-hash.js';
+import { subkey } from '../security/subkey.js';
 import type { Database } from '../storage/schema.js';
 import { ExternalIssuer, type ExternalIssuerSettings, ExternalTokenError } from './external-issuer.js';
 import { type ClientRow, selectClient } from './studio-repository.js';
@@ -52,7 +53,7 @@ export class TokenService {
     private readonly now: () => Date,
     external?: ExternalIssuerSettings,
   ) {
-    this.key = new Uint8Array(hkdfSync('sha256', secretKey, '', 'searchdeck tokens v1', 32));
+    this.key = new Uint8Array(subkey(secretKey, 'searchdeck tokens v1'));
     this.external = external && new ExternalIssuer(external);
   }
 

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { subkey } from './subkey.js';
 
 // A sealed secret reads `v1.<base64url(iv ‖ tag ‖ ciphertext)>`. The version names the whole
 // recipe (HKDF-SHA256 subkey with the info below, AES-256-GCM, 12-byte IV, 16-byte tag), so a
@@ -26,7 +27,7 @@ export class SecretBox {
 
   constructor(secretKey: Buffer) {
     if (secretKey.length !== 32) throw new Error('the secret key must be 32 bytes');
-    this.#key = Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), KEY_INFO, 32));
+    this.#key = subkey(secretKey, KEY_INFO);
   }
 
   /** The sealed form of `plaintext`, different on every call (random IV). */

@@ -1,11 +1,12 @@
-import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { subkey } from '../security/subkey.js';
 
 /** Makes and hashes embed tokens. Only hashes are stored: a database leak reveals no token. */
 export class EmbedTokens {
   readonly #key: Buffer;
 
   constructor(secretKey: Buffer) {
-    this.#key = Buffer.from(hkdfSync('sha256', secretKey, '', 'searchdeck typeahead-embed-token v1', 32));
+    this.#key = subkey(secretKey, 'searchdeck typeahead-embed-token v1');
   }
 
   /** A fresh token: 32 random bytes, 43 URL-safe characters. */
