@@ -1,9 +1,9 @@
 // Bearer authentication of the Rules API: a valid token with the rules scope,
 // acting for its own studio only.
-import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
+import { hostLabel } from '../http/host-label.js';
 import type { Database } from '../storage/schema.js';
 import type { Actor } from './service.js';
 import { studioExists } from './studio-service.js';
@@ -45,10 +45,4 @@ export function requireBearer(app: FastifyInstance, db: Kysely<Database>, tokens
     }
     actors.set(request, { studioId: claims.studioId, clientName: claims.clientName });
   });
-}
-
-// `studio-a.rules.example.com` names studio-a; a bare host or an address names none.
-function hostLabel(hostname: string): string | undefined {
-  if (isIP(hostname) !== 0 || !hostname.includes('.')) return undefined;
-  return hostname.split('.')[0];
 }

@@ -1,6 +1,6 @@
-import { isIP } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
+import { hostLabel } from '../http/host-label.js';
 import type { ServedInstance, TypeaheadRegistry } from './registry.js';
 import type { SuggestionIndex } from './suggestion-index.js';
 import type { EmbedTokens } from './tokens.js';
@@ -52,17 +52,6 @@ export function authenticate(
     throw new ForbiddenError('the embed token does not belong to the instance of this host');
   }
   return instance;
-}
-
-/** The first label of a host name (`shop-en` of `shop-en.typeahead.example.com`), if it has several. */
-export function hostLabel(host: string | undefined): string | undefined {
-  if (host === undefined) return undefined;
-  const dot = host.indexOf('.');
-  if (dot <= 0) return undefined;
-  // An address names no instance: 127 of 127.0.0.1 is no label (IPv6 hosts have no dot).
-  const colon = host.lastIndexOf(':');
-  if (isIP(colon > dot ? host.slice(0, colon) : host) !== 0) return undefined;
-  return host.slice(0, dot).toLowerCase();
 }
 
 /** Sends the suggestions answer with its caching and CORS headers (304 when the client has it). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hostLabel } from '../../src/typeahead/suggestions-http.js';
+import { hostLabel } from '../../src/http/host-label.js';
 
 test('takes the first label of a host name, with or without a port', () => {
   assert.equal(hostLabel('shop-en.typeahead.example.com'), 'shop-en');
@@ -12,5 +12,6 @@ test('finds no label in a single-label host or an address', () => {
   assert.equal(hostLabel('127.0.0.1:8764'), undefined);
   assert.equal(hostLabel('10.1.2.3'), undefined);
   assert.equal(hostLabel('[::1]:8764'), undefined);
+  assert.equal(hostLabel('[::ffff:10.0.0.1]:8764'), undefined);
   assert.equal(hostLabel(undefined), undefined);
 });
