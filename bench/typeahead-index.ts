@@ -5,6 +5,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { termKey } from '../src/text/term-key.js';
 import { suggestionAnswer } from '../src/typeahead/suggestion-answer.js';
 import {
   buildSuggestionIndex,
@@ -12,7 +13,6 @@ import {
   type SuggestionIndex,
   type SuggestionSource,
 } from '../src/typeahead/suggestion-index.js';
-import { termKey } from '../src/typeahead/term-key.js';
 import { randomTerms, seededRandom } from './typeahead-data.js';
 
 setFlagsFromString('--expose-gc');

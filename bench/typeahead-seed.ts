@@ -4,8 +4,8 @@
  * thousand full instances for memory. Deterministic: the same rows on every run.
  */
 import SqliteDatabase from 'better-sqlite3';
+import { termKey } from '../src/text/term-key.js';
 import { hourOf } from '../src/typeahead/search-log.js';
-import { termKey } from '../src/typeahead/term-key.js';
 import type { EmbedTokens } from '../src/typeahead/tokens.js';
 import { seededRandom } from './lib.js';
 import { randomTerms } from './typeahead-data.js';

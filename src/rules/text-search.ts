@@ -1,26 +1,18 @@
 // Words for the listing's `searchQuery`: what a rule can be found by, and how a
 // query's words match them.
+import { termKey } from '../text/term-key.js';
 import type { RuleContent } from './model.js';
 
 /**
- * A text reduced to its key: NFKC, trimmed, inner whitespace collapsed, lower
- * case, diacritics removed (`Électrique ` → `electrique`). The same key as
- * typeahead terms, so "the same query" means the same thing everywhere.
+ * A text reduced to its key: NFKC, trimmed, inner whitespace collapsed, case-folded,
+ * diacritics removed (`Électrique ` → `electrique`): the typeahead's term key, so "the same
+ * query" means the same thing everywhere.
  */
-export function textKey(text: string): string {
-  return text
-    .normalize('NFKC')
-    .trim()
-    .replace(/\s+/gu, ' ')
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .normalize('NFC');
-}
+export { termKey as textKey };
 
 /** The words of a text, case- and accent-insensitively: runs of letters and digits of its key. */
 export function searchWords(text: string): string[] {
-  return textKey(text)
+  return termKey(text)
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word !== '');
 }

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { NotFoundError, ValidationError } from '../http/errors.js';
 import type { Database } from '../storage/schema.js';
+import { checkTerm } from '../text/term-key.js';
 import { addSearches, type CountDelta, type FormDelta, selectInstance } from './repository.js';
 import type { SearchLogEntryType } from './schemas.js';
-import { checkTerm } from './term-key.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

@@ -4,6 +4,7 @@ import { ConflictError, LimitExceededError, NotFoundError, ValidationError } fro
 import { removeLinksOf } from '../links/service.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
+import { checkTerm } from '../text/term-key.js';
 import {
   bumpVersion,
   countTerms,
@@ -21,7 +22,6 @@ import {
   type TermRow,
 } from './repository.js';
 import type { Instance, InstanceCreate, InstancePatch, Terms, TermsPatch, TermsPut } from './schemas.js';
-import { checkTerm } from './term-key.js';
 import type { EmbedTokens } from './tokens.js';
 
 /** Included plus excluded terms of one instance. */

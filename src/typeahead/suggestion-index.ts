@@ -1,7 +1,7 @@
+import { termKey } from '../text/term-key.js';
 import { AnswerCache } from './answer-cache.js';
 import { type Comparator, codePointComparatorFor } from './code-point-order.js';
 import { type SuggestionAnswer, suggestionAnswer } from './suggestion-answer.js';
-import { termKey } from './term-key.js';
 
 export type { SuggestionAnswer } from './suggestion-answer.js';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { termKey } from '../../src/text/term-key.js';
 import { compareCodePoints } from '../../src/typeahead/code-point-order.js';
 import { buildSuggestionIndex, type SuggestionSource } from '../../src/typeahead/suggestion-index.js';
-import { termKey } from '../../src/typeahead/term-key.js';
 
 function served(source: Partial<SuggestionSource>) {
   return buildSuggestionIndex({ included: [], excluded: [], topSearched: [], ...source });

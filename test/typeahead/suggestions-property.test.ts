@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { termKey } from '../../src/typeahead/term-key.js';
+import { termKey } from '../../src/text/term-key.js';
 import { build, engines, skipReason } from '../helpers/app.js';
 import { admin, createInstance, suggest } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { checkTerm, MAX_TERM_LENGTH, termKey } from '../../src/typeahead/term-key.js';
+import { checkTerm, MAX_TERM_LENGTH, termKey } from '../../src/text/term-key.js';
 
 describe('termKey', () => {
   it('folds case, accents and surrounding whitespace as in the contract example', () => {
