@@ -2,7 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
+import { removeLinksOf } from '../links/service.js';
 import type { Database } from '../storage/schema.js';
+import { inTransaction } from '../storage/transaction.js';
 import { sameContent } from './canonical.js';
 import type { Rule, RuleContent } from './model.js';
 import { deleteRule, externalIdTaken, insertRules, selectRule, updateRule } from './repository.js';
@@ -141,6 +143,7 @@ export async function modify(
     const change = edit(stored);
     if (change === 'remove') {
       await deleteRule(trx, stored.rule.id);
+      await removeLinksOf(trx, `rule:${stored.rule.id}`);
       return { stored, removed: true };
     }
     const next = applyEdit(stored, change, actor, now);
@@ -149,14 +152,6 @@ export async function modify(
     }
     return { stored: next, removed: false };
   });
-}
-
-/** Runs `work` in a transaction, or in the one `db` already is (bulk work batches many edits). */
-export function inTransaction<T>(
-  db: Kysely<Database>,
-  work: (trx: Kysely<Database>) => Promise<T>,
-): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 
 /** The rule after an edit: versions count content changes, lastModified always moves forward. */

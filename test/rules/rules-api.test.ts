@@ -180,9 +180,20 @@ for (const engine of engines) {
       const { app } = await build(t, engine);
       const access = await studioWithToken(app, 'shop');
       const draft = await createRule(app, access, block);
+      await app.inject({
+        method: 'PUT',
+        url: '/api/links',
+        headers: { authorization: adminAuth },
+        payload: { subject: `rule:${draft.id}`, object: 'studio:shop', linkType: 'isPartOf' },
+      });
       const del = (id: string) =>
         app.inject({ method: 'DELETE', url: `/em-rules/${id}`, headers: access.headers });
       assert.equal((await del(draft.id)).statusCode, 204);
+      const linked = await app.inject({
+        url: `/api/links/check?subject=rule:${draft.id}`,
+        headers: { authorization: adminAuth },
+      });
+      assert.equal(linked.json(), false, 'the rule took its links with it');
       assert.equal(
         (await app.inject({ url: `/em-rules/${draft.id}`, headers: access.headers })).statusCode,
         404,
