@@ -58,6 +58,18 @@ for (const engine of engines) {
       assert.equal((await suggest(app, embedToken)).status, 401);
     });
 
+    test('reports resident indexes, their suggestions and job runs in the metrics', async (t) => {
+      const { app } = await build(t, engine);
+      const { id, embedToken } = await createInstance(app);
+      await admin(app, 'PUT', `/instances/${id}/terms`, { included: ['Kettle', 'Toaster'], excluded: [] });
+      assert.equal((await suggest(app, embedToken)).status, 200);
+      assert.equal((await admin(app, 'POST', `/instances/${id}/refresh`)).status, 200);
+      const metrics = await app.inject({ url: '/metrics', headers: { authorization: adminAuth } });
+      assert.match(metrics.body, /^searchdeck_typeahead_indexes_resident 1$/m);
+      assert.match(metrics.body, /^searchdeck_typeahead_suggestions_resident 2$/m);
+      assert.match(metrics.body, /^searchdeck_typeahead_job_runs_total\{trigger="request"\} 1$/m);
+    });
+
     test('answers suggestions sorted by key, matching the prefix by key', async (t) => {
       const { app } = await build(t, engine);
       const { id, embedToken } = await createInstance(app);
