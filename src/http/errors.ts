@@ -64,8 +64,16 @@ export class NotFoundError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor(message: string, details?: Record<string, unknown>) {
-    super('conflict', message, details ? { details } : {});
+  constructor(message: string, details?: Record<string, unknown>, field?: string) {
+    super('conflict', message, {
+      ...(details ? { details } : {}),
+      ...(field === undefined ? {} : { errors: [{ field, message }] }),
+    });
+  }
+
+  /** Another resource holds the value of `field`, which must be unique. */
+  static taken(field: string, message: string): ConflictError {
+    return new ConflictError(message, undefined, field);
   }
 }
 
