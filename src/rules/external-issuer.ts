@@ -16,6 +16,8 @@ export interface ExternalClaims {
   studioId: string;
   clientName: string;
   scopes: Scope[];
+  /** `iat`, in seconds since the epoch: a token issued before its studio was created is not for it. */
+  issuedAt: number | undefined;
 }
 
 // Asymmetric algorithms only: an HMAC "signed" with a public key must never pass.
@@ -63,7 +65,12 @@ export class ExternalIssuer {
       throw new ExternalTokenError(`the token has no ${this.settings.studioClaim} claim naming a studio`);
     }
     const clientName = [payload.client_id, payload.azp, payload.sub].find((v) => typeof v === 'string');
-    return { studioId, clientName: String(clientName ?? 'external'), scopes: scopesOf(payload) };
+    return {
+      studioId,
+      clientName: String(clientName ?? 'external'),
+      scopes: scopesOf(payload),
+      issuedAt: typeof payload.iat === 'number' ? payload.iat : undefined,
+    };
   }
 }
 

@@ -69,6 +69,20 @@ export function selectClient(db: Kysely<Database>, clientId: string): Promise<Cl
   return db.selectFrom('studio_client').selectAll().where('client_id', '=', clientId).executeTakeFirst();
 }
 
+/** What a token is checked against: its client, with the incarnation of the client's studio. */
+export type Credential = ClientRow & { studio_incarnation: string | null };
+
+/** A client with its studio's incarnation: one lookup by primary key, on every Rules API request. */
+export function selectCredential(db: Kysely<Database>, clientId: string): Promise<Credential | undefined> {
+  return db
+    .selectFrom('studio_client')
+    .innerJoin('studio', 'studio.id', 'studio_client.studio_id')
+    .selectAll('studio_client')
+    .select('studio.incarnation as studio_incarnation')
+    .where('studio_client.client_id', '=', clientId)
+    .executeTakeFirst();
+}
+
 export async function deleteClientRow(db: Kysely<Database>, studioId: string, clientId: string) {
   const result = await db
     .deleteFrom('studio_client')

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../http/area.js';
 import { adminErrors, IdString } from '../http/schemas.js';
-import { rulesRuntime } from './runtime.js';
 import {
   changeStudio,
   createClient,
@@ -133,7 +132,6 @@ export function studioRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
     async (request, reply) => {
       await deleteClient(db, request.params.id, request.params.clientId);
-      rulesRuntime(ctx).tokens.forget(request.params.clientId);
       return reply.code(204).send();
     },
   );

@@ -57,9 +57,16 @@ export function toClient(row: ClientRow): ApiClient {
   };
 }
 
+/** Creates a studio; a new incarnation even when a deleted studio had its id, so none of its tokens work here. */
 export async function createStudio(db: Kysely<Database>, body: { id: string; name: string }, now: Date) {
-  const row = { id: body.id, name: body.name, sync_targets: '[]', created_at: now.toISOString() };
-  if (!(await insertStudio(db, row))) throw new ConflictError(`studio ${body.id} already exists`);
+  const row: StudioRow = {
+    id: body.id,
+    name: body.name,
+    sync_targets: '[]',
+    created_at: now.toISOString(),
+    incarnation: randomUUID(),
+  };
+  if (!(await insertStudio(db, row))) throw ConflictError.taken('id', `studio ${body.id} already exists`);
   return toStudio(row);
 }
 
@@ -71,6 +78,12 @@ export async function getStudio(db: Kysely<Database>, id: string): Promise<Studi
   const row = await selectStudio(db, id);
   if (!row) throw new NotFoundError(`no studio ${id}`);
   return toStudio(row);
+}
+
+/** When a studio was created, or undefined when there is none: what an external token is checked against. */
+export async function studioCreatedAt(db: Kysely<Database>, id: string): Promise<Date | undefined> {
+  const row = await selectStudio(db, id);
+  return row && new Date(row.created_at);
 }
 
 /** Whether a studio exists (the host-label check of the Rules API). */

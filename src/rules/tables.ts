@@ -8,6 +8,11 @@ export interface StudioTable {
   /** JSON array of webhook URLs that receive every content change. */
   sync_targets: string;
   created_at: string;
+  /**
+   * Random, new for every creation (null only on rows of an older version, filled by the
+   * migration that added it): the tokens of a studio carry it.
+   */
+  incarnation: string | null;
 }
 
 export interface StudioClientTable {

@@ -1,5 +1,6 @@
 // OAuth2 access tokens of the Rules API: JWTs signed with a key derived from the
-// service's secret key, revoked by deleting their client.
+// service's secret key, revoked by deleting their client or its studio. Every check asks
+// the database (one lookup by primary key), so a delete on any node stops them at once.
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
@@ -7,14 +8,11 @@ import { verifySecret } from '../security/password-hash.js';
 import { subkey } from '../security/subkey.js';
 import type { Database } from '../storage/schema.js';
 import { ExternalIssuer, type ExternalIssuerSettings, ExternalTokenError } from './external-issuer.js';
-import { type ClientRow, selectClient } from './studio-repository.js';
-import { type ApiClient, SCOPES, type Scope, studioExists, toClient } from './studio-service.js';
+import { type Credential, selectCredential } from './studio-repository.js';
+import { type ApiClient, SCOPES, type Scope, studioCreatedAt, toClient } from './studio-service.js';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
 const ISSUER = 'searchdeck';
-// How long a token's client is trusted to still exist without asking the database;
-// a client deleted on another node stops its tokens within this time.
-const CLIENT_CACHE_MS = 5_000;
 
 /** The identity a valid token carries. */
 export interface TokenClaims {
@@ -40,11 +38,9 @@ export class OAuthError extends Error {
 
 export class InvalidTokenError extends Error {}
 
-/** Issues and checks tokens; one per app, holding the signing key and the client cache. */
+/** Issues and checks tokens; one per app, holding the signing key. */
 export class TokenService {
   private readonly key: Uint8Array;
-  private readonly clients = new Map<string, { client: ApiClient; until: number }>();
-  private readonly studios = new Map<string, number>();
   private readonly external: ExternalIssuer | undefined;
 
   constructor(
@@ -67,14 +63,19 @@ export class TokenService {
     if (grantType !== 'client_credentials') {
       throw new OAuthError('unsupported_grant_type', 'only grant_type=client_credentials is supported');
     }
-    const row = await selectClient(this.db, credentials.clientId);
+    const row = await selectCredential(this.db, credentials.clientId);
     if (!row || !(await verifySecret(credentials.clientSecret, row.secret_hash))) {
       throw new OAuthError('invalid_client', 'unknown client or wrong secret');
     }
     const client = toClient(row);
     const scopes = grantedScopes(client, scope);
     const issuedAt = Math.floor(this.now().getTime() / 1000);
-    const accessToken = await new SignJWT({ studio_id: client.studioId, scope: scopes.join(' ') })
+    const accessToken = await new SignJWT({
+      studio_id: client.studioId,
+      scope: scopes.join(' '),
+      // The studio as it was created this time: one created again under its id has another.
+      ...(row.studio_incarnation === null ? {} : { studio_incarnation: row.studio_incarnation }),
+    })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(ISSUER)
       .setSubject(client.clientId)
@@ -90,7 +91,7 @@ export class TokenService {
     };
   }
 
-  /** The claims of a valid, unexpired token whose client still exists; else InvalidTokenError. */
+  /** The claims of a valid, unexpired token whose client and studio still exist; else InvalidTokenError. */
   async verify(token: string): Promise<TokenClaims> {
     if (this.external && issuerOf(token) === this.external.settings.issuer) return this.verifyExternal(token);
     let payload: Record<string, unknown>;
@@ -105,10 +106,8 @@ export class TokenService {
       if (error instanceof joseErrors.JWTExpired) throw new InvalidTokenError('the token has expired');
       throw new InvalidTokenError('the token is invalid');
     }
-    const client = await this.client(String(payload.sub));
-    if (!client || client.studioId !== payload.studio_id) {
-      throw new InvalidTokenError('the token was revoked');
-    }
+    const client = await this.issuedTo(payload);
+    if (!client) throw new InvalidTokenError('the token was revoked');
     const scopes = String(payload.scope ?? '').split(' ') as Scope[];
     return { studioId: client.studioId, clientId: client.clientId, clientName: client.name, scopes };
   }
@@ -122,35 +121,36 @@ export class TokenService {
         error instanceof ExternalTokenError ? error.message : 'the token is invalid',
       );
     }
-    if (!(await this.studioKnown(claims.studioId))) {
+    const createdAt = await studioCreatedAt(this.db, claims.studioId);
+    if (!createdAt) {
       throw new InvalidTokenError(`the token names studio ${claims.studioId}, which does not exist`);
     }
-    return { ...claims, clientId: `external:${claims.clientName}` };
+    // The issuer knows studios by id only: a token from before the studio's creation may have
+    // been meant for a deleted studio of that id. Without iat that cannot be told, so it fails too.
+    if (claims.issuedAt === undefined || claims.issuedAt < Math.floor(createdAt.getTime() / 1000)) {
+      throw new InvalidTokenError(`the token was issued before studio ${claims.studioId} was created`);
+    }
+    return {
+      studioId: claims.studioId,
+      clientName: claims.clientName,
+      scopes: claims.scopes,
+      clientId: `external:${claims.clientName}`,
+    };
   }
 
-  private async studioKnown(studioId: string): Promise<boolean> {
-    if ((this.studios.get(studioId) ?? 0) > Date.now()) return true;
-    const exists = await studioExists(this.db, studioId);
-    if (exists) this.studios.set(studioId, Date.now() + CLIENT_CACHE_MS);
-    return exists;
-  }
-
-  /** Forgets a deleted client at once on this node. */
-  forget(clientId: string): void {
-    this.clients.delete(clientId);
-  }
-
-  private async client(clientId: string): Promise<ApiClient | undefined> {
-    const cached = this.clients.get(clientId);
-    if (cached && cached.until > Date.now()) return cached.client;
-    const row: ClientRow | undefined = await selectClient(this.db, clientId);
-    if (!row) {
-      this.clients.delete(clientId);
+  /**
+   * The client a token of ours was issued to, while it and the very studio it was issued in
+   * exist. Client ids are random and never reused, and a studio created again under an old id
+   * has a new incarnation, so nothing created after a delete accepts a token from before it.
+   */
+  private async issuedTo(payload: Record<string, unknown>): Promise<ApiClient | undefined> {
+    const row: Credential | undefined = await selectCredential(this.db, String(payload.sub));
+    if (!row || row.studio_id !== payload.studio_id) return undefined;
+    // Tokens issued before studios had incarnations carry none; their client's id still binds them.
+    if (payload.studio_incarnation !== undefined && payload.studio_incarnation !== row.studio_incarnation) {
       return undefined;
     }
-    const client = toClient(row);
-    this.clients.set(clientId, { client, until: Date.now() + CLIENT_CACHE_MS });
-    return client;
+    return toClient(row);
   }
 }
 

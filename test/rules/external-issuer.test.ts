@@ -29,13 +29,13 @@ after(() => closeJwks());
 
 function externalToken(
   claims: Record<string, unknown>,
-  options: { key?: Key; audience?: string; expiresIn?: string } = {},
+  options: { key?: Key; audience?: string; expiresIn?: string | number; issuedAt?: number } = {},
 ) {
   return new SignJWT({ scope: 'commercestudio.rules', client_id: 'merch-tool', ...claims })
     .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
     .setIssuer(ISSUER)
     .setAudience(options.audience ?? 'searchdeck')
-    .setIssuedAt()
+    .setIssuedAt(options.issuedAt)
     .setExpirationTime(options.expiresIn ?? '5m')
     .sign(options.key ?? signingKey);
 }
@@ -100,6 +100,50 @@ for (const engine of engines) {
         assert.equal(response.statusCode, 401, response.body);
         assert.equal(response.json().code, 'unauthorized');
       }
+    });
+
+    test('stops a token at once when its studio is deleted, and never accepts it for a studio created again under that id', async (t) => {
+      let clock = Date.parse('2026-03-01T10:00:00Z');
+      const { app: service } = await build(t, engine, {
+        now: () => new Date(clock),
+        env: {
+          SEARCHDECK_OIDC_ISSUER: ISSUER,
+          SEARCHDECK_OIDC_JWKS_URL: jwksUrl,
+          SEARCHDECK_OIDC_AUDIENCE: 'searchdeck',
+        },
+      });
+      const admin = (method: 'POST' | 'DELETE', url: string, payload?: object) =>
+        service.inject({
+          method,
+          url,
+          headers: { authorization: adminAuth },
+          ...(payload ? { payload } : {}),
+        });
+      const list = (token: string) =>
+        service.inject({ url: '/em-rules', headers: { authorization: `Bearer ${token}` } });
+      const seconds = (ms: number) => Math.floor(ms / 1000);
+
+      assert.equal((await admin('POST', '/api/studios', { id: 'acme', name: 'acme' })).statusCode, 201);
+      clock += 10_000;
+      const old = await externalToken(
+        { studio_id: 'acme' },
+        { issuedAt: seconds(clock), expiresIn: seconds(clock) + 3600 },
+      );
+      clock += 10_000;
+      assert.equal((await list(old)).statusCode, 200);
+
+      assert.equal((await admin('DELETE', '/api/studios/acme')).statusCode, 204);
+      assert.equal((await list(old)).statusCode, 401);
+      clock += 10_000;
+      assert.equal((await admin('POST', '/api/studios', { id: 'acme', name: 'acme' })).statusCode, 201);
+      const refused = await list(old);
+      assert.equal(refused.statusCode, 401);
+      assert.equal(refused.json().code, 'unauthorized');
+      const fresh = await externalToken(
+        { studio_id: 'acme' },
+        { issuedAt: seconds(clock), expiresIn: seconds(clock) + 3600 },
+      );
+      assert.equal((await list(fresh)).statusCode, 200);
     });
 
     test('still requires the rules scope', async (t) => {

@@ -7,6 +7,7 @@ import * as jobLease from './0201_job_lease.js';
 import * as typeahead from './0202_typeahead.js';
 import * as rules from './0301_rules.js';
 import * as ruleBulkHeartbeat from './0302_rule_bulk_heartbeat.js';
+import * as studioIncarnation from './0303_studio_incarnation.js';
 
 type MigrationModule = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -19,6 +20,7 @@ const modules: Array<[string, MigrationModule]> = [
   ['0202_typeahead', typeahead],
   ['0301_rules', rules],
   ['0302_rule_bulk_heartbeat', ruleBulkHeartbeat],
+  ['0303_studio_incarnation', studioIncarnation],
 ];
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
