@@ -182,7 +182,7 @@ async function visibleRow(db: Kysely<Database>, id: string, scope: Scope): Promi
 }
 
 function exists(id: string): ConflictError {
-  return new ConflictError(`a search cluster with id ${id} exists already`);
+  return ConflictError.taken('id', `a search cluster with id ${id} exists already`);
 }
 
 function notFound(id: string, scope: Scope): NotFoundError {

@@ -41,6 +41,21 @@ export async function externalIdTaken(db: Kysely<Database>, studioId: string, ex
   return row !== undefined;
 }
 
+/**
+ * Inserts one rule with its side rows, unless another rule of the studio holds its externalId:
+ * false then, and nothing written. No error is raised, so a caller's transaction stays usable.
+ */
+export async function insertRule(db: Kysely<Database>, stored: StoredRule): Promise<boolean> {
+  const result = await db
+    .insertInto('rule')
+    .values(ruleRow(stored))
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
+  await insertSideRows(db, [stored]);
+  return true;
+}
+
 /** Inserts rules with their side rows (in chunks: bulk work and benchmark set-up use it too). */
 export async function insertRules(db: Kysely<Database>, rules: StoredRule[]): Promise<void> {
   await insertChunked(
@@ -80,10 +95,14 @@ export async function updateRule(
   return true;
 }
 
-export async function deleteRule(db: Kysely<Database>, id: string): Promise<void> {
-  await db.deleteFrom('rule_facet').where('rule_id', '=', id).execute();
-  await db.deleteFrom('rule_word').where('rule_id', '=', id).execute();
-  await db.deleteFrom('rule').where('id', '=', id).execute();
+/**
+ * Deletes a rule; its side rows go with it (the foreign keys cascade). False when it was gone
+ * already. The rule row is locked first, as every other write of a rule does, so that a
+ * concurrent edit and delete wait for each other instead of deadlocking.
+ */
+export async function deleteRule(db: Kysely<Database>, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('rule').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
 }
 
 /** Sets or clears the bulk operation rules take part in. */

@@ -3,11 +3,12 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
 import { removeLinksOf } from '../links/service.js';
+import { isMissingParent } from '../storage/constraint-errors.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
 import { sameContent } from './canonical.js';
 import type { Rule, RuleContent } from './model.js';
-import { deleteRule, externalIdTaken, insertRules, selectRule, updateRule } from './repository.js';
+import { deleteRule, externalIdTaken, insertRule, selectRule, updateRule } from './repository.js';
 import { NEW_RULE_META, type StoredRule } from './rule-rows.js';
 import { validateNewRule, validateRuleUpdate } from './validation.js';
 
@@ -33,9 +34,9 @@ export async function createRule(
   const input = validateNewRule(body);
   if (!input.ok) throw new ValidationError(input.errors);
   const { content, externalId, contentType, migratedId } = input.value;
-  if (externalId !== null && (await externalIdTaken(db, actor.studioId, externalId))) {
-    throw new ConflictError(`a rule with externalId ${externalId} already exists`);
-  }
+  const taken = () =>
+    ConflictError.taken('externalId', `a rule with externalId ${externalId} already exists`);
+  if (externalId !== null && (await externalIdTaken(db, actor.studioId, externalId))) throw taken();
   const at = now.toISOString();
   const by = `client:${actor.clientName}`;
   const stored: StoredRule = {
@@ -55,7 +56,16 @@ export async function createRule(
     meta: { ...NEW_RULE_META },
   };
   adjust(stored);
-  await insertRules(db, [stored]);
+  let inserted: boolean;
+  try {
+    // A concurrent create of the same externalId may pass the check above; the unique index decides.
+    inserted = await inTransaction(db, (trx) => insertRule(trx, stored));
+  } catch (error) {
+    // The studio was deleted since the token was checked.
+    if (isMissingParent(error)) throw new NotFoundError(`no studio ${actor.studioId}`);
+    throw error;
+  }
+  if (!inserted) throw taken();
   return stored;
 }
 
@@ -118,9 +128,14 @@ export function restoreRule(db: Kysely<Database>, actor: Actor, id: string, now:
 
 type Edit = 'remove' | { staging?: RuleContent; live?: RuleContent | null };
 
+// How often an edit without If-Match is applied again to a rule another request changed meanwhile.
+const EDIT_ATTEMPTS = 5;
+
 /**
  * Applies one edit to a rule in a transaction. The write only lands if the rule
  * is still as read (its lastModified), so concurrent edits never overwrite each other.
+ * An edit that named no version (no If-Match) is applied again to the rule as the other
+ * request left it: four concurrent publishes of one content all succeed, with one live version.
  */
 export async function modify(
   db: Kysely<Database>,
@@ -131,27 +146,41 @@ export async function modify(
   edit: (stored: StoredRule) => Edit,
 ): Promise<RuleChange> {
   return inTransaction(db, async (trx) => {
-    const stored = await getRule(trx, actor.studioId, id);
-    if (ifMatch !== undefined && !matchesVersion(ifMatch, stored.rule.lastModified)) {
-      throw new ConflictError(
-        `the rule was changed since ${ifMatch} (it is now ${stored.rule.lastModified})`,
-        {
-          lastModified: stored.rule.lastModified,
-        },
-      );
+    for (let attempt = 1; ; attempt++) {
+      const change = await tryEdit(trx, actor, id, now, ifMatch, edit);
+      if (change !== 'stale') return change;
+      if (ifMatch !== undefined || attempt >= EDIT_ATTEMPTS) {
+        throw new ConflictError('the rule was changed by another request; read it again');
+      }
     }
-    const change = edit(stored);
-    if (change === 'remove') {
-      await deleteRule(trx, stored.rule.id);
-      await removeLinksOf(trx, `rule:${stored.rule.id}`);
-      return { stored, removed: true };
-    }
-    const next = applyEdit(stored, change, actor, now);
-    if (!(await updateRule(trx, next, stored.rule.lastModified))) {
-      throw new ConflictError('the rule was changed by another request; read it again');
-    }
-    return { stored: next, removed: false };
   });
+}
+
+/** One attempt of `modify`: 'stale' when another write landed between reading and writing. */
+async function tryEdit(
+  trx: Kysely<Database>,
+  actor: Actor,
+  id: string,
+  now: Date,
+  ifMatch: string | undefined,
+  edit: (stored: StoredRule) => Edit,
+): Promise<RuleChange | 'stale'> {
+  const stored = await getRule(trx, actor.studioId, id);
+  if (ifMatch !== undefined && !matchesVersion(ifMatch, stored.rule.lastModified)) {
+    throw new ConflictError(`the rule was changed since ${ifMatch} (it is now ${stored.rule.lastModified})`, {
+      lastModified: stored.rule.lastModified,
+    });
+  }
+  const change = edit(stored);
+  if (change === 'remove') {
+    // Removed by a concurrent request meanwhile: the next attempt finds it gone (404).
+    if (!(await deleteRule(trx, stored.rule.id))) return 'stale';
+    await removeLinksOf(trx, `rule:${stored.rule.id}`);
+    return { stored, removed: true };
+  }
+  const next = applyEdit(stored, change, actor, now);
+  if (!(await updateRule(trx, next, stored.rule.lastModified))) return 'stale';
+  return { stored: next, removed: false };
 }
 
 /** The rule after an edit: versions count content changes, lastModified always moves forward. */

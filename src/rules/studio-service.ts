@@ -4,7 +4,9 @@ import type { Kysely } from 'kysely';
 import { ConflictError, NotFoundError } from '../http/errors.js';
 import { removeLinksOf } from '../links/service.js';
 import { hashSecret } from '../security/password-hash.js';
+import { isMissingParent } from '../storage/constraint-errors.js';
 import type { Database } from '../storage/schema.js';
+import { inTransaction } from '../storage/transaction.js';
 import {
   type ClientRow,
   deleteClientRow,
@@ -108,12 +110,14 @@ export async function changeStudio(
 
 /** Deletes a studio; one with rules only when forced, as its rules go with it. */
 export async function deleteStudio(db: Kysely<Database>, id: string, force: boolean): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await getStudio(trx, id);
     if (!force && (await studioHasRules(trx, id))) {
       throw new ConflictError(`studio ${id} has rules; delete them first or pass force=true`);
     }
-    await deleteStudioRow(trx, id);
+    // Concurrent deletes all read the studio; only the one whose DELETE removed the row
+    // answers 204, the others find it gone. Its clients go with it, and so their tokens.
+    if (!(await deleteStudioRow(trx, id))) throw new NotFoundError(`no studio ${id}`);
     // The studio's name as a link end goes with it.
     await removeLinksOf(trx, `studio:${id}`);
   });
@@ -136,9 +140,16 @@ export async function createClient(
     scopes: JSON.stringify([...new Set(body.scopes ?? [...SCOPES])]),
     created_at: now.toISOString(),
   };
-  if (!(await insertClient(db, row))) {
-    throw new ConflictError(`studio ${studioId} already has a client named ${body.name}`);
+  let inserted: boolean;
+  try {
+    inserted = await insertClient(db, row);
+  } catch (error) {
+    // The studio was deleted since it was read.
+    if (isMissingParent(error)) throw new NotFoundError(`no studio ${studioId}`);
+    throw error;
   }
+  if (!inserted)
+    throw ConflictError.taken('name', `studio ${studioId} already has a client named ${body.name}`);
   return { ...toClient(row), clientSecret };
 }
 

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../http/errors.js';
 import { removeLinksOf } from '../links/service.js';
+import { uniqueViolation } from '../storage/constraint-errors.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
 import { checkTerm } from '../text/term-key.js';
@@ -73,7 +74,8 @@ export async function createInstance(
   now: Date,
 ): Promise<Instance & { embedToken: string }> {
   const id = body.id ?? generatedId();
-  if (await selectInstance(db, id)) throw new ConflictError(`typeahead instance ${id} already exists`);
+  const taken = () => ConflictError.taken('id', `typeahead instance ${id} already exists`);
+  if (await selectInstance(db, id)) throw taken();
   const embedToken = tokens.generate();
   const at = now.toISOString();
   const row: InstanceRow = {
@@ -93,8 +95,9 @@ export async function createInstance(
   try {
     await insertInstance(db, row);
   } catch (error) {
-    // Two creations of one id racing: the loser lands here.
-    if (await selectInstance(db, id)) throw new ConflictError(`typeahead instance ${id} already exists`);
+    // Two creations of one id racing: the loser lands here. (The other unique column, the
+    // token's hash, is of 32 random bytes.)
+    if (uniqueViolation(error)) throw taken();
     throw error;
   }
   return { ...toInstance(row), embedToken };
