@@ -23,11 +23,13 @@ export function selectStudio(db: Kysely<Database>, id: string): Promise<StudioRo
   return db.selectFrom('studio').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Sets the given columns; nothing to set is no statement at all (SQL has no empty SET). */
 export async function updateStudio(
   db: Kysely<Database>,
   id: string,
   changes: Partial<Pick<StudioRow, 'name' | 'sync_targets'>>,
 ): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
   await db.updateTable('studio').set(changes).where('id', '=', id).execute();
 }
 

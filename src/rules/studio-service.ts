@@ -98,6 +98,7 @@ export async function changeStudio(
   id: string,
   body: { name?: string | undefined; syncTargets?: string[] | undefined },
 ): Promise<Studio> {
+  // The body's fields are each optional: `{}` changes nothing and answers the studio as it is.
   await getStudio(db, id);
   await updateStudio(db, id, {
     ...(body.name === undefined ? {} : { name: body.name }),
