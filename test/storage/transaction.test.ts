@@ -11,7 +11,7 @@ function setValue(db: Kysely<Database>, name: string, value: string) {
   return db.updateTable('setting').set({ value }).where('name', '=', name).execute();
 }
 
-async function valueOf(db: Kysely<Database>, name: string) {
+async function settingValue(db: Kysely<Database>, name: string) {
   return (await db.selectFrom('setting').select('value').where('name', '=', name).executeTakeFirstOrThrow())
     .value;
 }
@@ -64,13 +64,13 @@ for (const engine of engines) {
           });
         await Promise.all([crossing('a', 'b', 'x'), crossing('b', 'a', 'y')]);
         assert.equal(attempts, 3);
-        assert.equal(await valueOf(one, 'a'), await valueOf(one, 'b'));
+        assert.equal(await settingValue(one, 'a'), await settingValue(one, 'b'));
       } else {
         // A transaction reads, another connection commits a write, then the first writes: its
         // snapshot is stale, and SQLite refuses its write at once (SQLITE_BUSY_SNAPSHOT).
         const reader = inTransaction(one, async (trx) => {
           attempts++;
-          await valueOf(trx, 'a');
+          await settingValue(trx, 'a');
           await step();
           await new Promise((resolve) => setTimeout(resolve, 20));
           await setValue(trx, 'b', 'x');
@@ -79,7 +79,7 @@ for (const engine of engines) {
         await setValue(other, 'a', 'y');
         await reader;
         assert.equal(attempts, 2);
-        assert.deepEqual([await valueOf(one, 'a'), await valueOf(one, 'b')], ['y', 'x']);
+        assert.deepEqual([await settingValue(one, 'a'), await settingValue(one, 'b')], ['y', 'x']);
       }
     });
 
