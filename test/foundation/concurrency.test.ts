@@ -1,49 +1,17 @@
-// Many requests at once, on one node and spread over two nodes of one database: each answers
-// what happened to it (one creation, the others a conflict naming the field), never a 500.
+// Many creates of one unique value at once, on one node and spread over two nodes of one
+// database: one creation, the others a conflict naming the field, never a 500.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { FastifyInstance, InjectOptions } from 'fastify';
-import { adminAuth, build, buildNodes, engines, skipReason, type TestApp } from '../helpers/app.js';
-import { createRule, studioWithToken } from '../rules/api.js';
+import type { InjectOptions } from 'fastify';
+import { adminAuth, engines, skipReason } from '../helpers/app.js';
+import { assertOneCreated, atOnce, nodeSetups } from '../helpers/concurrency.js';
+import { studioWithToken } from '../rules/api.js';
 
 const admin = { authorization: adminAuth };
 
-/** The same request sent `count` times at once, spread over the nodes; answers status → count. */
-async function atOnce(nodes: FastifyInstance[], count: number, request: InjectOptions) {
-  const responses = await Promise.all(
-    Array.from({ length: count }, (_, i) => nodes[i % nodes.length]!.inject(request)),
-  );
-  const statuses = new Map<number, number>();
-  for (const response of responses)
-    statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-  return { responses, statuses: Object.fromEntries(statuses) as Record<number, number> };
-}
-
-/** Exactly one creation; every other answer a 409 `conflict` naming `field`. */
-function assertOneCreated(
-  outcome: Awaited<ReturnType<typeof atOnce>>,
-  count: number,
-  created: number,
-  field: string,
-): void {
-  assert.deepEqual(outcome.statuses, { [created]: 1, 409: count - 1 });
-  for (const response of outcome.responses.filter((r) => r.statusCode === 409)) {
-    const body = response.json();
-    assert.equal(body.code, 'conflict');
-    assert.deepEqual(
-      body.errors.map((e: { field: string }) => e.field),
-      [field],
-    );
-  }
-}
-
 for (const engine of engines) {
-  describe(`concurrent requests on ${engine}`, { skip: await skipReason(engine) }, () => {
-    const setups: Array<[string, (t: Parameters<typeof build>[0]) => Promise<TestApp[]>]> = [
-      ['one node', async (t) => [await build(t, engine)]],
-      ['two nodes', (t) => buildNodes(t, engine, 2)],
-    ];
-    for (const [setup, nodesOf] of setups) {
+  describe(`concurrent creates on ${engine}`, { skip: await skipReason(engine) }, () => {
+    for (const [setup, nodesOf] of nodeSetups(engine)) {
       test(`answers one 201 and a conflict naming externalId to concurrent creates of one externalId (${setup})`, async (t) => {
         const nodes = (await nodesOf(t)).map((n) => n.app);
         const access = await studioWithToken(nodes[0]!, 'shop');
@@ -106,60 +74,6 @@ for (const engine of engines) {
         const listed = await nodes[0]!.inject({ url: '/api/links?subject=app:shop', headers: admin });
         assert.equal(listed.statusCode, 200, listed.body);
         assert.equal(listed.json().length, 1);
-      });
-
-      test(`answers 200 to every one of concurrent publishes of one rule, with one live version (${setup})`, async (t) => {
-        const built = await nodesOf(t);
-        const nodes = built.map((n) => n.app);
-        const access = await studioWithToken(nodes[0]!, 'shop');
-        const rule = await createRule(nodes[0]!, access, {
-          type: 'redirect',
-          name: 'Go',
-          url: 'https://shop.example.com/',
-        });
-        const outcome = await atOnce(nodes, 4, {
-          method: 'POST',
-          url: `/em-rules/${rule.id}/publish`,
-          headers: access.headers,
-        });
-        assert.deepEqual(outcome.statuses, { 200: 4 });
-        for (const response of outcome.responses) assert.equal(response.json().publishState, 'PUBLISHED');
-        const stored = await built[0]!.store.db
-          .selectFrom('rule')
-          .select(['live_version', 'publish_state'])
-          .where('id', '=', rule.id)
-          .executeTakeFirstOrThrow();
-        assert.deepEqual(stored, { live_version: 1, publish_state: 'PUBLISHED' });
-      });
-
-      test(`deletes a studio once under concurrent deletes: one 204, then 404 (${setup})`, async (t) => {
-        const nodes = (await nodesOf(t)).map((n) => n.app);
-        await studioWithToken(nodes[0]!, 'shop');
-        const outcome = await atOnce(nodes, 8, {
-          method: 'DELETE',
-          url: '/api/studios/shop',
-          headers: admin,
-        });
-        assert.deepEqual(outcome.statuses, { 204: 1, 404: 7 });
-        for (const response of outcome.responses.filter((r) => r.statusCode === 404)) {
-          assert.equal(response.json().code, 'not-found');
-        }
-      });
-
-      test(`deletes a draft rule once under concurrent deletes: one 204, then 404 (${setup})`, async (t) => {
-        const nodes = (await nodesOf(t)).map((n) => n.app);
-        const access = await studioWithToken(nodes[0]!, 'shop');
-        const rule = await createRule(nodes[0]!, access, {
-          type: 'redirect',
-          name: 'Go',
-          url: 'https://shop.example.com/',
-        });
-        const outcome = await atOnce(nodes, 8, {
-          method: 'DELETE',
-          url: `/em-rules/${rule.id}`,
-          headers: access.headers,
-        });
-        assert.deepEqual(outcome.statuses, { 204: 1, 404: 7 });
       });
     }
   });
