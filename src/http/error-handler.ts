@@ -50,7 +50,7 @@ export function installErrorHandling(app: FastifyInstance, allowedMethods: (url:
       const code = error.validationContext === 'body' ? 'invalid-body' : 'invalid-parameter';
       return sendError(request, reply, code, errors.map((e) => e.message).join('; '), { errors });
     }
-    const mapped = fastifyErrorCode(error);
+    const mapped = fastifyErrorCode(error, request);
     if (mapped) return sendError(request, reply, mapped.code, mapped.message);
     request.log.error({ err: error }, 'request failed');
     return sendError(request, reply, 'internal-error', 'internal error');
@@ -68,13 +68,19 @@ export function installErrorHandling(app: FastifyInstance, allowedMethods: (url:
 }
 
 /** Fastify's own client errors (body parsing, size, media type) mapped to our codes. */
-function fastifyErrorCode(error: FastifyError): { code: ErrorCode; message: string } | undefined {
+function fastifyErrorCode(
+  error: FastifyError,
+  request: FastifyRequest,
+): { code: ErrorCode; message: string } | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { code: 'malformed-json', message: 'the request body is not valid JSON' };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { code: 'payload-too-large', message: 'the request body is larger than 1 MiB' };
+      return {
+        code: 'payload-too-large',
+        message: `the request body is larger than ${byteSize(request.routeOptions.bodyLimit)}`,
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { code: 'unsupported-media-type', message: 'unsupported Content-Type' };
   }
@@ -87,6 +93,13 @@ function fastifyErrorCode(error: FastifyError): { code: ErrorCode; message: stri
     return { code: code ?? 'invalid-parameter', message: error.message };
   }
   return undefined;
+}
+
+/** A byte count as people write limits: `8 MiB`, `512 KiB`, `100 bytes`. */
+function byteSize(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
 }
 
 interface ValidationIssue {
