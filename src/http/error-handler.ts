@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { unavailableError } from './database-unavailable.js';
 import { AppError, type ErrorCode, errorCodes, type FieldError } from './errors.js';
 
 export interface ErrorBody {
@@ -39,10 +40,11 @@ export function sendError(
 
 /** Installs the one error handler and the not-found handler of the whole service. */
 export function installErrorHandling(app: FastifyInstance, allowedMethods: (url: string) => string[]): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
+    const error = unavailableError(thrown) ?? thrown;
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
-      if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+      if (error.status >= 500) request.log.error({ err: thrown }, 'request failed');
       return sendError(request, reply, error.code, error.message, error);
     }
     if (error.validation) {
