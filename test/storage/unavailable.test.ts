@@ -11,6 +11,7 @@ import { type Engine, type Store, sqliteFile } from '../../src/storage/database.
 import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
 import { testDatabaseUrl } from '../helpers/postgres.js';
 import { studioWithToken } from '../rules/api.js';
+import { createInstance } from '../typeahead/helpers.js';
 
 const link = { subject: 'app:shop', object: 'collection:products', linkType: 'dependsOn' };
 
@@ -111,6 +112,12 @@ describe('a PostgreSQL database that goes away', async () => {
     t.after(() => proxy.stop());
     const { app } = await build(t, 'postgres', { env: { SEARCHDECK_DATABASE_URL: proxy.url } });
     const access = await studioWithToken(app, 'acme');
+    const instance = await createInstance(app);
+    const suggestions = {
+      url: '/typeahead/suggestions?prefix=a',
+      headers: { authorization: `Embed ${instance.embedToken}` },
+    };
+    assert.equal((await app.inject(suggestions)).statusCode, 200);
     const admin = { authorization: adminAuth };
     const tokenRequest = {
       method: 'POST' as const,
@@ -126,6 +133,8 @@ describe('a PostgreSQL database that goes away', async () => {
     assertUnavailable(await app.inject({ url: '/api/links', headers: admin }));
     assertUnavailable(await app.inject({ url: '/api/typeahead/instances', headers: admin }));
     assertUnavailable(await app.inject({ url: '/em-rules', headers: access.headers }));
+    // Suggestions come from each node's memory: they keep being served.
+    assert.equal((await app.inject(suggestions)).statusCode, 200);
     const token = await app.inject(tokenRequest);
     assert.equal(token.statusCode, 503, token.body);
     assert.equal(token.headers['retry-after'], '5');
