@@ -83,6 +83,8 @@ function fastifyErrorCode(
         code: 'payload-too-large',
         message: `the request body is larger than ${byteSize(request.routeOptions.bodyLimit)}`,
       };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { code: 'malformed-request', message: 'the body is not as long as Content-Length says' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { code: 'unsupported-media-type', message: 'unsupported Content-Type' };
   }
