@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../../src/config.js';
 import { type Engine, type Store, sqliteFile } from '../../src/storage/database.js';
+import { DatabaseUnavailableError, databaseFailure } from '../../src/storage/unavailable.js';
 import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
 import { testDatabaseUrl } from '../helpers/postgres.js';
 import { studioWithToken } from '../rules/api.js';
@@ -248,3 +249,31 @@ async function waitFor(check: () => Promise<boolean>): Promise<void> {
   }
   throw new Error('condition not reached in 2 s');
 }
+
+describe('which database errors mean the database is unavailable', () => {
+  const postgresError = (code: string) => Object.assign(new pg.DatabaseError('failed', 0, 'error'), { code });
+
+  test('names PostgreSQL shutdowns, restarts, connection losses and the statement timeout', () => {
+    for (const code of ['57P01', '57P02', '57P03', '08006', '08001', '53300']) {
+      assert.equal(databaseFailure(postgresError(code)), 'unreachable', code);
+    }
+    assert.equal(databaseFailure(postgresError('57014')), 'timeout');
+  });
+
+  test('names socket errors and a busy SQLite, and nothing else', () => {
+    assert.equal(
+      databaseFailure(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })),
+      'unreachable',
+    );
+    assert.equal(databaseFailure(new SqliteDatabase.SqliteError('locked', 'SQLITE_BUSY')), 'busy');
+    assert.equal(databaseFailure(new SqliteDatabase.SqliteError('locked', 'SQLITE_BUSY_SNAPSHOT')), 'busy');
+    assert.equal(
+      databaseFailure(new SqliteDatabase.SqliteError('unique', 'SQLITE_CONSTRAINT_UNIQUE')),
+      undefined,
+    );
+    assert.equal(databaseFailure(postgresError('23505')), undefined);
+    assert.equal(databaseFailure(postgresError('40001')), undefined);
+    assert.equal(databaseFailure(new Error('Connection terminated unexpectedly')), undefined);
+    assert.equal(databaseFailure(new DatabaseUnavailableError('unreachable', undefined)), 'unreachable');
+  });
+});
