@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { requireAdmin } from './http/admin-auth.js';
 import { type AppContext, type Area, appScope, type Tuning } from './http/area.js';
 import { addCommonHeaders, requestId } from './http/common-headers.js';
+import { answerClientError, answerFrameworkError, takeOverNodeAnswers } from './http/early-errors.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { ValidationError } from './http/errors.js';
 import { createMetrics } from './http/metrics.js';
@@ -42,6 +43,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: (req) => requestId(req.headers['x-request-id']),
     // Answered by our own hook instead, in the common error body (common-headers.ts).
     return503OnClosing: false,
+    // A path parameter may be as long as the URL Node accepts (16 KiB with the headers):
+    // the route's own schema or lookup answers an id that is too long, in the common body,
+    // instead of the router's bare 414 (which also refused valid 128-character app ids).
+    routerOptions: { maxParamLength: 16 * 1024 },
+    // Errors raised before routing (router, Node's parser) in the common body too.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    http: { requireHostHeader: false },
     logController: new OneLinePerRequest(),
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true, useDefaults: true },
@@ -60,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   installErrorHandling(app, allowedMethods);
   addCommonHeaders(app);
+  takeOverNodeAnswers(app);
   const ctx: AppContext = {
     config: deps.config,
     store: deps.store,

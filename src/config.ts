@@ -43,6 +43,12 @@ const settings = {
     schema: Type.String({ minLength: 1 }),
     default: 'studio_id',
   },
+  statementTimeoutMs: {
+    env: 'SEARCHDECK_STATEMENT_TIMEOUT_MS',
+    // PostgreSQL only: no statement may run longer (0 would switch the bound off, so it is refused).
+    schema: Type.Integer({ minimum: 1, maximum: 3_600_000 }),
+    default: 5000,
+  },
   logLevel: {
     env: 'SEARCHDECK_LOG_LEVEL',
     schema: Type.Union([
@@ -137,6 +143,8 @@ function describeProblem(name: SettingName, raw: string): string {
     case 'oidcIssuer':
     case 'oidcJwksUrl':
       return 'it must be an http:// or https:// URL';
+    case 'statementTimeoutMs':
+      return `"${raw}" is not a number of milliseconds (1-3600000)`;
     case 'logLevel':
       return `"${raw}" is not one of fatal, error, warn, info, debug, trace, silent`;
     default:

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './error-handler.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -18,6 +18,21 @@ export function requestId(header: string | string[] | undefined): string {
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
 }
 
+/** The request id and security headers every answer carries, errors before routing included. */
+export function setCommonHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id).headers(SECURITY_HEADERS);
+  if (!request.url.startsWith('/docs')) reply.header('content-security-policy', DATA_POLICY);
+}
+
+/** The same headers as raw lines, for answers written straight to a socket. */
+export function commonHeaderLines(id: string): string[] {
+  return [
+    `X-Request-Id: ${id}`,
+    ...Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}`),
+    `Content-Security-Policy: ${DATA_POLICY}`,
+  ];
+}
+
 /**
  * Echoes the request id and sets the security headers on every answer. Once the app is
  * closing, new requests get 503 in the common error body (Fastify's own closing answer
@@ -30,8 +45,7 @@ export function addCommonHeaders(app: FastifyInstance): void {
     done();
   });
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id).headers(SECURITY_HEADERS);
-    if (!request.url.startsWith('/docs')) reply.header('content-security-policy', DATA_POLICY);
+    setCommonHeaders(request, reply);
     if (closing) {
       reply.header('connection', 'close');
       sendError(request, reply, 'not-ready', 'the service is shutting down; retry on another node');

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { unavailableError } from './database-unavailable.js';
 import { AppError, type ErrorCode, errorCodes, type FieldError } from './errors.js';
 
 export interface ErrorBody {
@@ -39,10 +40,11 @@ export function sendError(
 
 /** Installs the one error handler and the not-found handler of the whole service. */
 export function installErrorHandling(app: FastifyInstance, allowedMethods: (url: string) => string[]): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
+    const error = unavailableError(thrown) ?? thrown;
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
-      if (error.status >= 500) request.log.error({ err: error }, 'request failed');
+      if (error.status >= 500) request.log.error({ err: thrown }, 'request failed');
       return sendError(request, reply, error.code, error.message, error);
     }
     if (error.validation) {
@@ -50,7 +52,7 @@ export function installErrorHandling(app: FastifyInstance, allowedMethods: (url:
       const code = error.validationContext === 'body' ? 'invalid-body' : 'invalid-parameter';
       return sendError(request, reply, code, errors.map((e) => e.message).join('; '), { errors });
     }
-    const mapped = fastifyErrorCode(error);
+    const mapped = fastifyErrorCode(error, request);
     if (mapped) return sendError(request, reply, mapped.code, mapped.message);
     request.log.error({ err: error }, 'request failed');
     return sendError(request, reply, 'internal-error', 'internal error');
@@ -68,13 +70,21 @@ export function installErrorHandling(app: FastifyInstance, allowedMethods: (url:
 }
 
 /** Fastify's own client errors (body parsing, size, media type) mapped to our codes. */
-function fastifyErrorCode(error: FastifyError): { code: ErrorCode; message: string } | undefined {
+function fastifyErrorCode(
+  error: FastifyError,
+  request: FastifyRequest,
+): { code: ErrorCode; message: string } | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { code: 'malformed-json', message: 'the request body is not valid JSON' };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { code: 'payload-too-large', message: 'the request body is larger than 1 MiB' };
+      return {
+        code: 'payload-too-large',
+        message: `the request body is larger than ${byteSize(request.routeOptions.bodyLimit)}`,
+      };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { code: 'malformed-request', message: 'the body is not as long as Content-Length says' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { code: 'unsupported-media-type', message: 'unsupported Content-Type' };
   }
@@ -87,6 +97,13 @@ function fastifyErrorCode(error: FastifyError): { code: ErrorCode; message: stri
     return { code: code ?? 'invalid-parameter', message: error.message };
   }
   return undefined;
+}
+
+/** A byte count as people write limits: `8 MiB`, `512 KiB`, `100 bytes`. */
+function byteSize(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
 }
 
 interface ValidationIssue {

@@ -4,6 +4,7 @@
  */
 export const errorCodes = {
   'malformed-json': 400,
+  'malformed-request': 400,
   'invalid-parameter': 400,
   'invalid-body': 400,
   'limit-exceeded': 400,
@@ -15,12 +16,15 @@ export const errorCodes = {
   'not-found': 404,
   'method-not-allowed': 405,
   'not-acceptable': 406,
+  'request-timeout': 408,
   conflict: 409,
   'payload-too-large': 413,
   'unsupported-media-type': 415,
   'too-many-requests': 429,
+  'headers-too-large': 431,
   'internal-error': 500,
   'not-ready': 503,
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

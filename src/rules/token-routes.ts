@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { parseBasic } from '../http/admin-auth.js';
 import type { AppContext } from '../http/area.js';
+import { unavailableError } from '../http/database-unavailable.js';
 import { FailureLimiter } from '../http/rate-limiter.js';
 import { rulesRuntime } from './runtime.js';
 import { OAuthError } from './tokens.js';
@@ -19,7 +20,15 @@ export async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promis
         done(null, Object.fromEntries(new URLSearchParams(String(body))));
       },
     );
-    oauth.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
+    oauth.setErrorHandler((error: { statusCode?: number }, request, reply) => {
+      const unavailable = unavailableError(error);
+      if (unavailable) {
+        // RFC 6749 has no token-endpoint error for this; OAuth2 clients know 503 with
+        // Retry-After from HTTP, and `temporarily_unavailable` from the authorization endpoint.
+        request.log.error({ err: error }, 'request failed');
+        reply.headers(unavailable.headers ?? {});
+        return oauthError(reply, 503, 'temporarily_unavailable', unavailable.message);
+      }
       const status = error.statusCode !== undefined && error.statusCode < 500 ? 400 : 500;
       const description = status === 400 ? 'the request is not a valid token request' : 'internal error';
       return oauthError(reply, status, status === 400 ? 'invalid_request' : 'server_error', description);

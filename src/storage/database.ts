@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { guardedPool } from './guarded-pool.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -21,6 +22,8 @@ export interface StoreOptions {
   pgSchema?: string | undefined;
   /** PostgreSQL pool size. */
   poolSize?: number | undefined;
+  /** PostgreSQL statement_timeout of every connection, in milliseconds. */
+  statementTimeoutMs?: number | undefined;
 }
 
 // int8 (count(*), sums) would otherwise arrive as strings; our counts stay far below 2^53.
@@ -76,15 +79,23 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
   };
 }
 
+// How long a request waits for a pooled connection (all busy, or the server not
+// answering) before it is answered 503 instead of hanging.
+const CONNECTION_TIMEOUT_MS = 10_000;
+const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
+
 function openPostgres(url: string, options: StoreOptions): Store {
+  // Set at connection start, so every statement of every connection is bounded,
+  // migrations included; a runaway query cannot hold a connection for minutes.
+  const settings = [`-c statement_timeout=${options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS}`];
+  if (options.pgSchema) settings.push(`-c search_path=${options.pgSchema}`);
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
-    ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+    options: settings.join(' '),
   });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool(pool) }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
 

@@ -1,14 +1,29 @@
-import { Migrator, sql } from 'kysely';
+import { type Kysely, Migrator, sql } from 'kysely';
 import type { Store } from './database.js';
 import { migrationsFor } from './migrations/index.js';
+import type { Database } from './schema.js';
 
 /**
  * Applies the pending migrations. Kysely runs them in one transaction and holds a
  * lock while it does, so nodes starting together on one PostgreSQL do not race.
  */
 export async function migrateToLatest(store: Store): Promise<string[]> {
+  if (store.engine === 'sqlite') return migrateOn(store, store.db);
+  // The statement timeout bounds requests, not migrations: one may rewrite a large table,
+  // and a node starting beside another waits for its lock. Lifted on one connection only.
+  return store.db.connection().execute(async (connection) => {
+    await sql`set statement_timeout = 0`.execute(connection);
+    try {
+      return await migrateOn(store, connection);
+    } finally {
+      await sql`reset statement_timeout`.execute(connection);
+    }
+  });
+}
+
+async function migrateOn(store: Store, db: Kysely<Database>): Promise<string[]> {
   for (let attempt = 1; ; attempt++) {
-    const { error, results } = await (await newMigrator(store)).migrateToLatest();
+    const { error, results } = await (await newMigrator(store, db)).migrateToLatest();
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
     if (attempt >= 5 || !isCatalogRace(error)) throw error;
     await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
@@ -36,15 +51,15 @@ export async function isMigrated(store: Store): Promise<boolean> {
  * 03xx), so an area's new migration may sort before one already applied: order within an
  * area is what matters, and areas do not touch each other's tables.
  */
-async function newMigrator(store: Store): Promise<Migrator> {
+async function newMigrator(store: Store, db = store.db): Promise<Migrator> {
   // Kysely looks for its own tables in every schema unless told which one; several
   // databases in schemas of one PostgreSQL (tests, tenants) would see each other's.
   const schema =
     store.engine === 'postgres'
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]?.schema
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
       : undefined;
   return new Migrator({
-    db: store.db,
+    db,
     ...(schema ? { migrationTableSchema: schema } : {}),
     provider: { getMigrations: async () => migrationsFor(store.engine) },
     allowUnorderedMigrations: true,

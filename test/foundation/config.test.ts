@@ -9,6 +9,7 @@ test('uses the documented defaults when nothing is set', () => {
   assert.equal(config.dataDir, './data');
   assert.equal(config.databaseUrl, undefined);
   assert.equal(config.logLevel, 'info');
+  assert.equal(config.statementTimeoutMs, 5000);
   assert.ok(Object.isFrozen(config));
 });
 
@@ -26,6 +27,8 @@ for (const [variable, value] of [
   ['SEARCHDECK_LOG_LEVEL', 'loud'],
   ['SEARCHDECK_SECRET_KEY', 'too-short'],
   ['SEARCHDECK_ADMIN_PASSWORD', 'short'],
+  ['SEARCHDECK_STATEMENT_TIMEOUT_MS', '0'],
+  ['SEARCHDECK_STATEMENT_TIMEOUT_MS', '5s'],
 ] as const) {
   test(`rejects ${variable}=${value} with a message naming the variable`, () => {
     assert.throws(
