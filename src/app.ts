@@ -14,6 +14,8 @@ import { healthRoutes, metricsRoute } from './http/operations-routes.js';
 import { FailureLimiter } from './http/rate-limiter.js';
 import { OneLinePerRequest } from './http/request-logging.js';
 import { ErrorBodySchema } from './http/schemas.js';
+import { buildValidator } from './http/validation.js';
+import { requireWellFormedText } from './http/well-formed-text.js';
 import { linksArea } from './links/routes.js';
 import { rulesArea } from './rules/routes.js';
 import { AdminVerifier } from './security/admin-credentials.js';
@@ -43,9 +45,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Answered by our own hook instead, in the common error body (common-headers.ts).
     return503OnClosing: false,
     logController: new OneLinePerRequest(),
-    ajv: {
-      customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true, useDefaults: true },
-    },
+    schemaController: { compilersFactory: { buildValidator } },
   });
   const routes = FindMyWay();
   app.addHook('onRoute', (route) => {
@@ -60,6 +60,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   installErrorHandling(app, allowedMethods);
   addCommonHeaders(app);
+  requireWellFormedText(app);
   const ctx: AppContext = {
     config: deps.config,
     store: deps.store,

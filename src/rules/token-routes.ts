@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { parseBasic } from '../http/admin-auth.js';
 import type { AppContext } from '../http/area.js';
+import { AppError } from '../http/errors.js';
 import { FailureLimiter } from '../http/rate-limiter.js';
 import { rulesRuntime } from './runtime.js';
 import { OAuthError } from './tokens.js';
@@ -20,7 +21,9 @@ export async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     );
     oauth.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
-      const status = error.statusCode !== undefined && error.statusCode < 500 ? 400 : 500;
+      // Our own errors carry `status` (e.g. a form field that is not well-formed text).
+      const given = error instanceof AppError ? error.status : error.statusCode;
+      const status = given !== undefined && given < 500 ? 400 : 500;
       const description = status === 400 ? 'the request is not a valid token request' : 'internal error';
       return oauthError(reply, status, status === 400 ? 'invalid_request' : 'server_error', description);
     });
