@@ -33,13 +33,13 @@ export function malformedText(value: unknown, root = ''): FieldError | undefined
     const current = entry.value;
     if (typeof current === 'string') {
       const problem = textProblem(current);
-      if (problem) return fieldError(fieldName(entry, root), problem);
+      if (problem) return fieldError(pathOf(entry, root), problem);
     } else if (Array.isArray(current)) {
       for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], parent: entry, key: i });
     } else if (typeof current === 'object' && current !== null) {
       for (const [key, member] of Object.entries(current)) {
         const problem = textProblem(key);
-        if (problem) return fieldError(fieldName({ value: member, parent: entry, key }, root), problem);
+        if (problem) return fieldError(pathOf({ value: member, parent: entry, key }, root), problem);
         stack.push({ value: member, parent: entry, key });
       }
     }
@@ -52,7 +52,7 @@ function fieldError(field: string, problem: string): FieldError {
 }
 
 // Keys are shown as JSON shows them, so a NUL in a member name is named `\u0000`, not sent raw.
-function fieldName(entry: Pending, root: string): string {
+function pathOf(entry: Pending, root: string): string {
   const keys: Array<string | number> = [];
   for (let at: Pending | undefined = entry; at?.key !== undefined; at = at.parent) keys.unshift(at.key);
   const name = keys.reduce<string>((field, key) => {
