@@ -84,6 +84,30 @@ for (const engine of engines) {
       assert.deepEqual((await send(app, 'GET', '/api/searchCluster')).body, []);
     });
 
+    test('refuses the ids . and .., which no URL can address', async (t) => {
+      const { app } = await build(t, engine);
+      for (const id of ['.', '..']) {
+        assertRefused(
+          await send(app, 'POST', '/api/studios', { json: JSON.stringify({ id, name: 'n' }) }),
+          'invalid-body',
+          'id',
+        );
+        assertRefused(
+          await send(app, 'POST', '/api/searchCluster', {
+            json: JSON.stringify({ id, connectString: 'zk:2181' }),
+          }),
+          'invalid-body',
+          'id',
+        );
+      }
+      assert.equal(
+        (await send(app, 'POST', '/api/studios', { json: '{"id":".a.","name":"n"}' })).status,
+        201,
+      );
+      assert.equal((await send(app, 'GET', '/api/studios/.a.')).status, 200);
+      assert.deepEqual((await send(app, 'GET', '/api/searchCluster')).body, []);
+    });
+
     test('refuses NUL in member names, naming the member as JSON writes it', async (t) => {
       const { app } = await build(t, engine);
       const answer = await send(app, 'POST', '/api/studios', { json: `{"id":"s1","name":"n","x${NUL}":1}` });
