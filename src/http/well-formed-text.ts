@@ -6,9 +6,12 @@ import { type FieldError, ValidationError } from './errors.js';
 
 // NUL, a high surrogate not followed by a low one, or a low one not preceded by a high one.
 const MALFORMED = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// What may be malformed; far cheaper to test, and most text has neither NUL nor surrogates.
+const SUSPECT = /[\0\uD800-\uDFFF]/;
 
 /** Why a string cannot be taken as text, or undefined when it can. */
 export function textProblem(text: string): string | undefined {
+  if (!SUSPECT.test(text)) return undefined;
   const found = MALFORMED.exec(text);
   if (found === null) return undefined;
   return found[0] === '\0'
@@ -28,6 +31,36 @@ interface Pending {
  * body may nest deeper than the call stack.
  */
 export function malformedText(value: unknown, root = ''): FieldError | undefined {
+  return holdsMalformedText(value) ? locate(value, root) : undefined;
+}
+
+// Runs on every request (typeahead keystrokes included), so it allocates nothing for flat
+// input and leaves naming the field to `locate`, which runs only when something is wrong.
+function holdsMalformedText(value: unknown): boolean {
+  if (typeof value === 'string') return textProblem(value) !== undefined;
+  if (typeof value !== 'object' || value === null) return false;
+  let pending: object[] | undefined;
+  for (let current: object | undefined = value; current !== undefined; current = pending?.pop()) {
+    if (Array.isArray(current)) {
+      for (const item of current) {
+        if (typeof item === 'string') {
+          if (textProblem(item) !== undefined) return true;
+        } else if (typeof item === 'object' && item !== null) (pending ??= []).push(item);
+      }
+      continue;
+    }
+    for (const key in current) {
+      if (textProblem(key) !== undefined) return true;
+      const member = (current as Record<string, unknown>)[key];
+      if (typeof member === 'string') {
+        if (textProblem(member) !== undefined) return true;
+      } else if (typeof member === 'object' && member !== null) (pending ??= []).push(member);
+    }
+  }
+  return false;
+}
+
+function locate(value: unknown, root: string): FieldError | undefined {
   const stack: Pending[] = [{ value, parent: undefined, key: undefined }];
   for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
     const current = entry.value;
