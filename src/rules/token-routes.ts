@@ -5,6 +5,7 @@ import { parseBasic } from '../http/admin-auth.js';
 import type { AppContext } from '../http/area.js';
 import { AppError } from '../http/errors.js';
 import { FailureLimiter } from '../http/rate-limiter.js';
+import { textProblem } from '../http/well-formed-text.js';
 import { rulesRuntime } from './runtime.js';
 import { OAuthError } from './tokens.js';
 
@@ -67,7 +68,12 @@ function clientCredentials(authorization: string | undefined, form: Record<strin
   }
   if (basic) {
     // RFC 6749 §2.3.1: both parts are form-urlencoded before Basic encoding.
-    return { clientId: decode(basic.user), clientSecret: decode(basic.password) };
+    const decoded = { clientId: decode(basic.user), clientSecret: decode(basic.password) };
+    // Form fields were checked with every body; these come from a header.
+    if (textProblem(decoded.clientId) || textProblem(decoded.clientSecret)) {
+      throw new OAuthError('invalid_request', 'the client credentials must be text without NUL');
+    }
+    return decoded;
   }
   const clientSecret = text(form.client_secret);
   if (formId === undefined || clientSecret === undefined) {

@@ -189,7 +189,7 @@ for (const engine of engines) {
       assert.deepEqual(terms.body.topSearched, []);
     });
 
-    test('answers a token request with NUL in the client id in OAuth2 form', async (t) => {
+    test('answers a token request with NUL in the client id, in the form or in Basic, in OAuth2 form', async (t) => {
       const { app } = await build(t, engine);
       const response = await app.inject({
         method: 'POST',
@@ -199,6 +199,17 @@ for (const engine of engines) {
       });
       assert.equal(response.statusCode, 400, response.body);
       assert.equal(response.json().error, 'invalid_request');
+      const basic = await app.inject({
+        method: 'POST',
+        url: '/oauth2/token',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from('a%00:b').toString('base64')}`,
+        },
+        payload: 'grant_type=client_credentials',
+      });
+      assert.equal(basic.statusCode, 400, basic.body);
+      assert.equal(basic.json().error, 'invalid_request');
     });
 
     test('stores and reads back exactly the text it acknowledged, astral characters included', async (t) => {

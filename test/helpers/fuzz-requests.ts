@@ -171,7 +171,10 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
   if (schema.format === 'uri') return fc.constantFrom('https://example.invalid/a', 'http://127.0.0.1:1/hook');
   if (schema.format === 'uuid') return fc.uuid();
   if (typeof schema.pattern === 'string') {
-    return fc.stringMatching(new RegExp(schema.pattern)).map((s) => s.slice(0, max).padEnd(min, 'a'));
+    // fast-check cannot generate from lookarounds (`(?!…)`); without them the strings only
+    // sometimes miss the pattern, which the fuzzing welcomes.
+    const pattern = schema.pattern.replace(/\(\?<?[=!][^)]*\)/g, '');
+    return fc.stringMatching(new RegExp(pattern)).map((s) => s.slice(0, max).padEnd(min, 'a'));
   }
   return fc.string({
     minLength: min,
@@ -310,7 +313,7 @@ export function requestFor(
       headers,
       credential: fc.oneof(
         { weight: 9, arbitrary: fc.constant('right') },
-        { weight: 1, arbitrary: fc.constantFrom('none', 'Bearer nonsense', 'Basic Og==') },
+        { weight: 1, arbitrary: fc.constantFrom('none', 'Bearer nonsense', 'Basic Og==', 'Basic YSUwMDpi') },
       ),
       otherMethod: fc.oneof(
         { weight: 12, arbitrary: fc.constant(undefined) },
