@@ -70,11 +70,13 @@ function locate(value: unknown, root: string): FieldError | undefined {
     } else if (Array.isArray(current)) {
       for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], parent: entry, key: i });
     } else if (typeof current === 'object' && current !== null) {
-      for (const [key, member] of Object.entries(current)) {
+      const members = Object.entries(current);
+      for (const [key, member] of members) {
         const problem = textProblem(key);
         if (problem) return fieldError(pathOf({ value: member, parent: entry, key }, root), problem);
-        stack.push({ value: member, parent: entry, key });
       }
+      // Reversed, so that members are visited in their order and the first fault is named.
+      for (const [key, member] of members.reverse()) stack.push({ value: member, parent: entry, key });
     }
   }
   return undefined;

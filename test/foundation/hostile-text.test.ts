@@ -108,10 +108,12 @@ for (const engine of engines) {
       assert.deepEqual((await send(app, 'GET', '/api/searchCluster')).body, []);
     });
 
-    test('refuses NUL in member names, naming the member as JSON writes it', async (t) => {
+    test('refuses NUL in member names, naming the member as JSON writes it, and the first fault first', async (t) => {
       const { app } = await build(t, engine);
       const answer = await send(app, 'POST', '/api/studios', { json: `{"id":"s1","name":"n","x${NUL}":1}` });
       assertRefused(answer, 'invalid-body', 'x\\u0000');
+      const both = await send(app, 'POST', '/api/studios', { json: `{"id":"s${NUL}","name":"n${NUL}"}` });
+      assertRefused(both, 'invalid-body', 'id');
     });
 
     test('refuses NUL and lone surrogates in rule fields and bulk rules', async (t) => {
