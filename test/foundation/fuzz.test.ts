@@ -120,11 +120,13 @@ function knownDefect(request: FuzzRequest): string | undefined {
   ) {
     return 'empty studio update';
   }
-  // Issue 13, defect 5: the tokens of a deleted studio keep working for up to 5 s (writes 500).
-  if (request.method === 'DELETE' && /^\/api(\/apps\/[^/]+)?\/studios\/acme$/.test(path)) {
-    return 'deleting the token studio';
-  }
   return undefined;
+}
+
+/** Deleting the studio of the run's token would leave every later Rules API request a 401. */
+function revokesTheRun(request: FuzzRequest): boolean {
+  const path = request.url.split('?')[0]!;
+  return request.method === 'DELETE' && /^\/api(\/apps\/[^/]+)?\/studios\/acme$/.test(path);
 }
 
 /** Keeps connectivity checks fast: a generated host would be waited for up to its timeout. */
@@ -229,7 +231,7 @@ for (const engine of engines) {
       await fc.assert(
         fc.asyncProperty(requests, async (generated) => {
           const request = withFastChecks(generated);
-          if (knownDefect(request)) return;
+          if (knownDefect(request) || revokesTheRun(request)) return;
           sent++;
           const response = await send(app, request);
           checkAnswer(request, response);

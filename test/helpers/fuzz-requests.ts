@@ -286,7 +286,12 @@ export function requestFor(
   );
   const body = operation.body
     ? described(operation.body).chain((valid) =>
-        fc.oneof({ weight: 1, arbitrary: fc.constant(valid) }, { weight: 1, arbitrary: mutated(valid) }),
+        fc.oneof(
+          { weight: 2, arbitrary: fc.constant(valid) },
+          { weight: 2, arbitrary: mutated(valid) },
+          // An empty object: nothing to change, or every required member missing.
+          { weight: 1, arbitrary: fc.constant({}) },
+        ),
       )
     : fc.constant(undefined);
   const oddHeaders = fc.record(
