@@ -96,8 +96,9 @@ function knownIds(seeded: Seeded) {
 }
 
 /**
- * Known 5xx that other work on this issue fixes; each is avoided exactly, so that the rest
- * of the run still finds new ones. Remove an entry once its fix is merged.
+ * Known faults (a 5xx, or an error without the common body) that other work on this issue
+ * fixes; each is avoided exactly, so that the rest of the run still finds new ones. Remove an
+ * entry once its fix is merged.
  */
 function knownDefect(request: FuzzRequest): string | undefined {
   const path = request.url.split('?')[0]!;
