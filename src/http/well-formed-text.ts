@@ -34,18 +34,18 @@ export function malformedText(value: unknown, root = ''): FieldError | undefined
   return holdsMalformedText(value) ? locate(value, root) : undefined;
 }
 
-// Runs on every request (typeahead keystrokes included), so it allocates nothing for flat
-// input and leaves naming the field to `locate`, which runs only when something is wrong.
+// Runs on every request (typeahead keystrokes included), so it keeps no paths and leaves
+// naming the field to `locate`, which runs only when something is wrong.
 function holdsMalformedText(value: unknown): boolean {
   if (typeof value === 'string') return textProblem(value) !== undefined;
   if (typeof value !== 'object' || value === null) return false;
-  let pending: object[] | undefined;
-  for (let current: object | undefined = value; current !== undefined; current = pending?.pop()) {
+  const pending: object[] = [];
+  for (let current: object | undefined = value; current !== undefined; current = pending.pop()) {
     if (Array.isArray(current)) {
       for (const item of current) {
         if (typeof item === 'string') {
           if (textProblem(item) !== undefined) return true;
-        } else if (typeof item === 'object' && item !== null) (pending ??= []).push(item);
+        } else if (typeof item === 'object' && item !== null) pending.push(item);
       }
       continue;
     }
@@ -54,7 +54,7 @@ function holdsMalformedText(value: unknown): boolean {
       const member = (current as Record<string, unknown>)[key];
       if (typeof member === 'string') {
         if (textProblem(member) !== undefined) return true;
-      } else if (typeof member === 'object' && member !== null) (pending ??= []).push(member);
+      } else if (typeof member === 'object' && member !== null) pending.push(member);
     }
   }
   return false;
