@@ -14,7 +14,9 @@ import { createMetrics } from './http/metrics.js';
 import { healthRoutes, metricsRoute } from './http/operations-routes.js';
 import { FailureLimiter } from './http/rate-limiter.js';
 import { OneLinePerRequest } from './http/request-logging.js';
-import { ErrorBodySchema } from './http/schemas.js';
+import { ErrorBodySchema, ID_PATTERN } from './http/schemas.js';
+import { buildValidator } from './http/validation.js';
+import { requireWellFormedText } from './http/well-formed-text.js';
 import { linksArea } from './links/routes.js';
 import { rulesArea } from './rules/routes.js';
 import { AdminVerifier } from './security/admin-credentials.js';
@@ -33,7 +35,7 @@ export interface AppDeps {
 
 const areas: Area[] = [linksArea, clustersArea, typeaheadArea, rulesArea];
 
-const ID_OF_APP = /^[A-Za-z0-9._-]{1,128}$/;
+const ID_OF_APP = new RegExp(ID_PATTERN);
 
 /** Builds the whole service as a Fastify instance without listening: tests mount it as it is. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -52,9 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: answerClientError,
     http: { requireHostHeader: false },
     logController: new OneLinePerRequest(),
-    ajv: {
-      customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true, useDefaults: true },
-    },
+    schemaController: { compilersFactory: { buildValidator } },
   });
   const routes = FindMyWay();
   app.addHook('onRoute', (route) => {
@@ -70,6 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandling(app, allowedMethods);
   addCommonHeaders(app);
   takeOverNodeAnswers(app);
+  requireWellFormedText(app);
   const ctx: AppContext = {
     config: deps.config,
     store: deps.store,
@@ -115,7 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         async (api) => {
           api.addHook('preValidation', async (request) => {
             const app = appScope(request);
-            if (app !== undefined && !ID_OF_APP.test(app)) {
+            if (app !== undefined && (app.length > 128 || !ID_OF_APP.test(app))) {
               throw new ValidationError(
                 [{ field: 'app', message: 'app must be 1-128 letters, digits, "-", "_" or "."' }],
                 'invalid-parameter',

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type Area, appScope } from '../http/area.js';
 import { adminErrors } from '../http/schemas.js';
-import { strictScalars } from '../http/strict-scalars.js';
 import { SecretBox } from '../security/secret-box.js';
 import { ClusterCheckError } from './errors.js';
 import {
@@ -69,7 +68,6 @@ export const clustersArea: Area = {
           body: Type.Ref('NewSearchClusterBody'),
           response: { 200: Cluster, ...clusterErrors },
         },
-        preValidation: strictScalars(NewSearchClusterBody),
       },
       async (request) =>
         logFailedCheck(
@@ -107,7 +105,6 @@ export const clustersArea: Area = {
           body: Type.Ref('SearchClusterBody'),
           response: { 200: Cluster, ...clusterErrors },
         },
-        preValidation: strictScalars(SearchClusterBody),
       },
       async (request) =>
         logFailedCheck(

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { SCALAR_STRINGS } from '../http/scalar-strings.js';
 import { IdString } from '../http/schemas.js';
 
 /** What answers carry in place of a secret that is set. */
@@ -93,16 +94,24 @@ const inputFields = {
   updatedAt: ReadOnly,
 };
 
+// Existing clients send integers and booleans as strings (the specification keeps them working);
+// any other type mismatch is a 400.
+const bodyOptions = {
+  additionalProperties: false,
+  [SCALAR_STRINGS]: true,
+  description: 'integer and boolean fields also take their plain string form ("3000", "true")',
+} as const;
+
 /** The body of `PUT /searchCluster/{id}`: the id comes from the path (a different one is a 400). */
 export const SearchClusterBody = Type.Object(
   { id: Type.Optional(IdString), ...inputFields },
-  { additionalProperties: false, $id: 'SearchClusterBody' },
+  { ...bodyOptions, $id: 'SearchClusterBody' },
 );
 
 /** The body of `POST /searchCluster`: as for PUT, with the id required. */
 export const NewSearchClusterBody = Type.Object(
   { id: IdString, ...inputFields },
-  { additionalProperties: false, $id: 'NewSearchClusterBody' },
+  { ...bodyOptions, $id: 'NewSearchClusterBody' },
 );
 
 const AuthConfigView = Type.Object({

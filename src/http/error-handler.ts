@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unavailableError } from './database-unavailable.js';
 import { AppError, type ErrorCode, errorCodes, type FieldError } from './errors.js';
+import { fieldName } from './field-name.js';
 
 export interface ErrorBody {
   timestamp: string;
@@ -114,12 +115,7 @@ interface ValidationIssue {
 }
 
 function fieldError(issue: ValidationIssue, context: string | undefined): FieldError {
-  let field = issue.instancePath
-    .split('/')
-    .filter(Boolean)
-    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
-    .join('')
-    .replace(/^\./, '');
+  let field = fieldName(issue.instancePath);
   if (issue.keyword === 'required') field = joinField(field, String(issue.params.missingProperty));
   if (issue.keyword === 'additionalProperties')
     field = joinField(field, String(issue.params.additionalProperty));

@@ -1,7 +1,13 @@
 import { Type } from 'typebox';
 
-/** Ids of clusters, studios, apps, instances: letters, digits, `-`, `_`, `.`. */
-export const IdString = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._-]+$' });
+/**
+ * Ids of clusters, studios, apps, instances: letters, digits, `-`, `_`, `.`; not `.` or `..`,
+ * which a URL cannot hold as a path segment (clients resolve them away), so such a record
+ * could never be read, changed or deleted.
+ */
+export const ID_PATTERN = '^(?!\\.{1,2}$)[A-Za-z0-9._-]+$';
+
+export const IdString = Type.String({ minLength: 1, maxLength: 128, pattern: ID_PATTERN });
 
 /** The common error body, for the OpenAPI document. */
 export const ErrorBodySchema = Type.Object(

@@ -17,6 +17,9 @@ export const LinkSchema = Type.Object(
   { additionalProperties: false, $id: 'Link' },
 );
 
+// Far past any real link graph; bounded so that no number in a query is unbounded.
+const MAX_OFFSET = 1_000_000_000;
+
 export const LinkFilterQuery = Type.Object({
   subject: Type.Optional(AnyName),
   object: Type.Optional(AnyName),
@@ -27,14 +30,14 @@ export const ListQuery = Type.Object({
   ...LinkFilterQuery.properties,
   transitive: Type.Boolean({ default: false }),
   limit: Type.Integer({ minimum: 1, maximum: 10000, default: 1000 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
 });
 
 export const DirectedQuery = Type.Object({
   resource: ObjectName,
   exclusive: Type.Boolean({ default: false }),
   limit: Type.Integer({ minimum: 1, maximum: 10000, default: 1000 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
 });
 
 export const DeleteQuery = Type.Object({

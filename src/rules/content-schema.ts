@@ -57,7 +57,7 @@ export const CommonContentFields = {
 
 const FieldName = Type.String(SHORT_TEXT);
 const FieldValues = Type.Array(Type.String(VALUE_TEXT), { minItems: 1, maxItems: MAX_VALUES });
-const Boost = Type.Number({ exclusiveMinimum: 0, default: 10 });
+const Boost = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, default: 10 });
 const HttpUrl = Type.String({ format: 'uri', maxLength: 2048, description: 'Absolute http or https URL.' });
 
 export const PinnedValue = Type.Object(

@@ -1,17 +1,8 @@
 // TypeBox reports errors per schema keyword at JSON pointers; clients get one
 // readable message per field, named in dotted form.
 import type { TLocalizedValidationError } from 'typebox/error';
+import { fieldName } from '../http/field-name.js';
 import type { FieldError } from './model.js';
-
-/** `/pinnedValues/0/position` → `pinnedValues[0].position`. */
-export function fieldName(pointer: string, base = ''): string {
-  let field = base;
-  for (const raw of pointer.split('/').slice(1)) {
-    const part = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    field = /^\d+$/.test(part) ? `${field}[${part}]` : field === '' ? part : `${field}.${part}`;
-  }
-  return field;
-}
 
 /** One error per field, the first the validator found, in the validator's order. */
 export function fieldErrors(errors: TLocalizedValidationError[], base = ''): FieldError[] {

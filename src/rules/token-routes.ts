@@ -4,7 +4,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { parseBasic } from '../http/admin-auth.js';
 import type { AppContext } from '../http/area.js';
 import { unavailableError } from '../http/database-unavailable.js';
+import { AppError } from '../http/errors.js';
 import { FailureLimiter } from '../http/rate-limiter.js';
+import { textProblem } from '../http/well-formed-text.js';
 import { rulesRuntime } from './runtime.js';
 import { OAuthError } from './tokens.js';
 
@@ -29,7 +31,9 @@ export async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promis
         reply.headers(unavailable.headers ?? {});
         return oauthError(reply, 503, 'temporarily_unavailable', unavailable.message);
       }
-      const status = error.statusCode !== undefined && error.statusCode < 500 ? 400 : 500;
+      // Our own errors carry `status` (e.g. a form field that is not well-formed text).
+      const given = error instanceof AppError ? error.status : error.statusCode;
+      const status = given !== undefined && given < 500 ? 400 : 500;
       const description = status === 400 ? 'the request is not a valid token request' : 'internal error';
       return oauthError(reply, status, status === 400 ? 'invalid_request' : 'server_error', description);
     });
@@ -73,7 +77,12 @@ function clientCredentials(authorization: string | undefined, form: Record<strin
   }
   if (basic) {
     // RFC 6749 §2.3.1: both parts are form-urlencoded before Basic encoding.
-    return { clientId: decode(basic.user), clientSecret: decode(basic.password) };
+    const decoded = { clientId: decode(basic.user), clientSecret: decode(basic.password) };
+    // Form fields were checked with every body; these come from a header.
+    if (textProblem(decoded.clientId) || textProblem(decoded.clientSecret)) {
+      throw new OAuthError('invalid_request', 'the client credentials must be text without NUL');
+    }
+    return decoded;
   }
   const clientSecret = text(form.client_secret);
   if (formId === undefined || clientSecret === undefined) {

@@ -1,0 +1,34 @@
+// How every route's input is checked against its schema, in one place for all routes.
+import AjvCompiler from '@fastify/ajv-compiler';
+import { scalarStrings } from './scalar-strings.js';
+
+type Options = AjvCompiler.Options;
+
+const common: Options = { removeAdditional: false, allErrors: true, useDefaults: true };
+
+// A URL carries only text, so its parts are coerced to the types their schema names ("20" → 20).
+// `strictNumbers: false` lets the bounds see what coercion made: with it on, Ajv coerces "1e309"
+// to Infinity and then skips every number keyword, so Infinity passed any maximum. Every
+// integer and number of a URL has both bounds (tested), so nothing infinite gets through.
+const urlParts: Options = { ...common, coerceTypes: 'array', strictNumbers: false };
+
+// A JSON body says its types itself: a string where a number is expected is a 400, and so is a
+// number where a string is expected (no "-Infinity" stored as a name). Infinity (JSON's 1e309)
+// is no number here (`strictNumbers`). Strings for numbers and booleans are taken only where a
+// schema says so (`x-scalar-strings`).
+const bodies: Options = { ...common, coerceTypes: false, strictNumbers: true };
+
+/**
+ * Fastify's validator factory, with one Ajv for bodies and another for the query string, path
+ * parameters and headers. Shared schemas (`$id`) are added to both.
+ */
+export const buildValidator: AjvCompiler.BuildCompilerFromPool = (externalSchemas) => {
+  const pool = AjvCompiler();
+  const plugins = [scalarStrings];
+  const forBodies = pool(externalSchemas, { plugins, customOptions: bodies });
+  const forUrlParts = pool(externalSchemas, { plugins, customOptions: urlParts });
+  // The pool's types describe a bare schema; Fastify passes the route's definition.
+  type RouteDefinition = Parameters<typeof forBodies>[0] & { httpPart?: string };
+  return ((route: RouteDefinition) =>
+    route.httpPart === 'body' ? forBodies(route) : forUrlParts(route)) as typeof forBodies;
+};
