@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { TimeSlice } from '../storage/time-slice.js';
-import { conflictBetween, conflictProfile, type RuleConflict } from './conflicts.js';
+import { type ConflictProfile, conflictBetween, conflictProfile, type RuleConflict } from './conflicts.js';
 import { type Rule, targetedDocuments } from './model.js';
 import { type FacetKey, selectFacetPostings, selectStagingContents } from './repository.js';
 
@@ -36,7 +36,11 @@ export async function conflictsOfPage(
   const perRule = Math.min(MAX_CANDIDATES_PER_RULE, Math.ceil(CANDIDATES_PER_PAGE / rules.length));
   const slice = new TimeSlice();
 
-  const keysOf = new Map(rules.map((rule) => [rule.id, rule.staging.deleted ? [] : candidateKeys(rule)]));
+  const keysOf = new Map<string, FacetKey[]>();
+  for (const rule of rules) {
+    keysOf.set(rule.id, rule.staging.deleted ? [] : candidateKeys(rule));
+    await slice.pass();
+  }
   const postings = await postingsOf(db, studioId, [...keysOf.values()].flat(), perRule, slice);
 
   const candidatesOf = new Map<string, string[]>();
@@ -47,9 +51,14 @@ export async function conflictsOfPage(
     const candidates = [...union].sort();
     result.set(rule.id, { conflicts: [], truncated: candidates.length > perRule });
     candidatesOf.set(rule.id, candidates.slice(0, perRule));
+    await slice.pass();
   }
 
-  const profiles = new Map(rules.map((rule) => [rule.id, conflictProfile(rule)]));
+  const profiles = new Map<string, ConflictProfile>();
+  for (const rule of rules) {
+    profiles.set(rule.id, conflictProfile(rule));
+    await slice.pass();
+  }
   const missing = [...new Set([...candidatesOf.values()].flat())].filter((id) => !profiles.has(id));
   for (let i = 0; i < missing.length; i += CONTENTS_PER_STATEMENT) {
     for (const { id, staging } of await selectStagingContents(

@@ -1,46 +1,14 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import type { Kysely } from 'kysely';
 import { listRules } from '../../src/rules/listing.js';
 import { MAX_SEARCH_CHARACTERS, MAX_SEARCH_WORDS } from '../../src/rules/listing-params.js';
-import type { Rule, RuleContent } from '../../src/rules/model.js';
 import { MAX_CONFLICTS_PER_RULE } from '../../src/rules/page-conflicts.js';
-import { insertRules } from '../../src/rules/repository.js';
-import { NEW_RULE_META } from '../../src/rules/rule-rows.js';
 import { createStudio } from '../../src/rules/studio-service.js';
-import type { Database } from '../../src/storage/schema.js';
 import { build, engines, skipReason } from '../helpers/app.js';
 import { type RuleJson, studioWithToken } from './api.js';
 import { content, minimalBodies } from './fixtures.js';
 import { referenceListing } from './listing-reference.js';
-
-/** Rules of a studio written straight through the repository (quicker than the API for many). */
-export async function seedRules(db: Kysely<Database>, studioId: string, contents: RuleContent[]) {
-  const now = new Date().toISOString();
-  const rules: Rule[] = contents.map((staging) => ({
-    id: randomUUID(),
-    studioId,
-    externalId: null,
-    contentType: 'RULE',
-    migratedId: null,
-    staging,
-    live: null,
-    createdBy: 'client:ci',
-    creationDate: now,
-    lastModifiedBy: 'client:ci',
-    lastModified: now,
-  }));
-  for (let i = 0; i < rules.length; i += 500) {
-    await db.transaction().execute((trx) =>
-      insertRules(
-        trx,
-        rules.slice(i, i + 500).map((rule) => ({ rule, meta: NEW_RULE_META })),
-      ),
-    );
-  }
-  return rules;
-}
+import { seedRules } from './seed.js';
 
 const WORDS = Array.from({ length: 40 }, (_, i) => `w${i.toString(36)}ord`);
 
