@@ -7,7 +7,13 @@ import { NEW_RULE_META } from '../../src/rules/rule-rows.js';
 import type { Database } from '../../src/storage/schema.js';
 
 /** Rules of a studio written straight through the repository (quicker than the API for many). */
-export async function seedRules(db: Kysely<Database>, studioId: string, contents: RuleContent[]) {
+export async function seedRules(
+  db: Kysely<Database>,
+  studioId: string,
+  contents: RuleContent[],
+  /** False: in the caller's transaction (or none), in one go. */
+  inTransactions = true,
+) {
   const now = new Date().toISOString();
   const rules: Rule[] = contents.map((staging) => ({
     id: randomUUID(),
@@ -22,6 +28,13 @@ export async function seedRules(db: Kysely<Database>, studioId: string, contents
     lastModifiedBy: 'client:ci',
     lastModified: now,
   }));
+  if (!inTransactions) {
+    await insertRules(
+      db,
+      rules.map((rule) => ({ rule, meta: NEW_RULE_META })),
+    );
+    return rules;
+  }
   for (let i = 0; i < rules.length; i += 500) {
     await db.transaction().execute((trx) =>
       insertRules(
