@@ -42,23 +42,35 @@ const OPPOSED: [Verb, Verb][] = [
  * Rules marked for deletion are left out on both sides: the next publish removes them.
  */
 export function findConflicts(rule: ConflictCandidate, others: Iterable<ConflictCandidate>): RuleConflict[] {
-  if (rule.staging.deleted) return [];
-  const self = profile(rule.staging);
+  const self = conflictProfile(rule);
   const conflicts: RuleConflict[] = [];
   for (const other of others) {
-    if (other.id === rule.id || other.staging.deleted) continue;
-    const them = profile(other.staging);
-    if (!canFireTogether(self, them)) continue;
-    const reasons = clashes(self, them);
-    if (reasons.length === 0) continue;
-    conflicts.push({
-      id: other.id,
-      name: other.staging.name,
-      type: other.staging.type,
-      reason: reasons.join('; '),
-    });
+    const conflict = conflictBetween(self, conflictProfile(other));
+    if (conflict) conflicts.push(conflict);
   }
   return conflicts;
+}
+
+/** A rule as compared for conflicts: computed once, compared with many. */
+export interface ConflictProfile {
+  id: string;
+  name: string;
+  type: RuleType;
+  deleted: boolean;
+  profile: Profile;
+}
+
+export function conflictProfile({ id, staging }: ConflictCandidate): ConflictProfile {
+  return { id, name: staging.name, type: staging.type, deleted: staging.deleted, profile: profile(staging) };
+}
+
+/** How `other` conflicts with `self`, or undefined when it does not. */
+export function conflictBetween(self: ConflictProfile, other: ConflictProfile): RuleConflict | undefined {
+  if (other.id === self.id || self.deleted || other.deleted) return undefined;
+  if (!canFireTogether(self.profile, other.profile)) return undefined;
+  const reasons = clashes(self.profile, other.profile);
+  if (reasons.length === 0) return undefined;
+  return { id: other.id, name: other.name, type: other.type, reason: reasons.join('; ') };
 }
 
 function profile(content: RuleContent): Profile {

@@ -33,6 +33,10 @@ export const EXTRA_FIELDS = [
 ] as const;
 export type ExtraField = (typeof EXTRA_FIELDS)[number];
 
+// Bounds on a search's work: a longer query is a script's or an attacker's, not a person's.
+export const MAX_SEARCH_WORDS = 32;
+export const MAX_SEARCH_CHARACTERS = 512;
+
 /** A range of instants, either bound open (ISO 8601 UTC with milliseconds). */
 export interface Range {
   start?: string | undefined;
@@ -85,7 +89,7 @@ export function parseListing(query: Query): ListingParams {
   const fail = (field: string, message: string) => errors.push({ field, message: `${field} ${message}` });
   const filter: ListingFilter = {};
 
-  if (query.searchQuery !== undefined) filter.searchWords = searchWords(single(query.searchQuery));
+  if (query.searchQuery !== undefined) filter.searchWords = searchQuery(single(query.searchQuery), fail);
   filter.tags = listOf(query.tags);
   filter.groups = listOf(query.groups);
   const types = listOf(query.types)?.map((name) => normaliseRuleType(name, 'types'));
@@ -125,15 +129,33 @@ export function parseListing(query: Query): ListingParams {
   if (page === undefined || page < 0) fail('page', 'must be an integer ≥ 0');
   const size = integer(query.size, 20);
   if (size === undefined || size < 1 || size > 1000) fail('size', 'must be an integer from 1 to 1000');
-  const sort = parseSort(query.sort, filter, fail);
+  // A rejected searchQuery is reported once, not again as missing for the sort.
+  const searchRejected = query.searchQuery !== undefined && filter.searchWords === undefined;
+  const sort = parseSort(query.sort, filter, searchRejected, fail);
 
   if (errors.length > 0) throw new ValidationError(errors, 'invalid-parameter');
   return { filter: withoutUnset(filter), sort, page: page ?? 0, size: size ?? 20 };
 }
 
+/** The distinct words of a search, when it is within the limits. */
+function searchQuery(text: string, fail: (field: string, message: string) => void): string[] | undefined {
+  if ([...text].length > MAX_SEARCH_CHARACTERS) {
+    fail('searchQuery', `must have at most ${MAX_SEARCH_CHARACTERS} characters`);
+    return undefined;
+  }
+  const words = searchWords(text);
+  if (words.length > MAX_SEARCH_WORDS) {
+    fail('searchQuery', `must have at most ${MAX_SEARCH_WORDS} words`);
+    return undefined;
+  }
+  // A repeated word selects the same rules again: asked once, it weighs once.
+  return [...new Set(words)];
+}
+
 function parseSort(
   value: string | string[] | undefined,
   filter: ListingFilter,
+  searchRejected: boolean,
   fail: (field: string, message: string) => void,
 ): ListingParams['sort'] {
   // `sort=name,desc&sort=type` or `sort=name,desc,type`: a direction belongs to the property before it.
@@ -148,7 +170,8 @@ function parseSort(
   }
   if (keys.some((key) => key.property === 'textSearchRelevance')) {
     if (keys.length > 1) fail('sort', 'textSearchRelevance cannot be combined with other sorts');
-    if (!filter.searchWords?.length) fail('sort', 'textSearchRelevance needs a searchQuery');
+    if (!filter.searchWords?.length && !searchRejected)
+      fail('sort', 'textSearchRelevance needs a searchQuery');
     return 'relevance';
   }
   for (const key of keys) {

@@ -1,12 +1,12 @@
 // The rules listing as SQL: filters, sorts and pages answered by the database
 // through the rule table's sort indexes and the side tables of both contents.
 // The same statements run on SQLite and PostgreSQL (byte-ordered text on both).
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import {
   type Expression,
   type ExpressionBuilder,
   expressionBuilder,
   type Kysely,
-  type RawBuilder,
   type SelectQueryBuilder,
   type SqlBool,
   sql,
@@ -14,6 +14,7 @@ import {
 import type { Database } from '../storage/schema.js';
 import type { ListingFilter, ListingParams, Range, SortProperty } from './listing-params.js';
 import { FIELD_WEIGHTS, type RuleRow } from './rule-rows.js';
+import { queryWords, type RuleSet, ruleSets } from './rule-sets.js';
 import type { RuleTable } from './tables.js';
 
 type RuleEb = ExpressionBuilder<Database & { r: RuleTable }, 'r'>;
@@ -31,25 +32,15 @@ const SORT_COLUMNS = {
   effectiveEnd: 'r.sort_end',
 } as const satisfies Record<SortProperty, string>;
 
+// Rows read per statement: a page larger than this is read in parts (see readPage).
+const ROWS_PER_READ = 200;
+
 // BM25's term-frequency saturation.
 const K1 = 1.2;
 
 // A candidate set at most this large is read whole and sorted; a larger one is
 // checked row by row while walking the sort's index (about size × rules / set rows).
 const DRIVE_LIMIT = 2_000;
-
-/**
- * Rules a facet or a search word selects, as ids from a side table (a rule may
- * repeat): `ids` lists them, `has` checks one rule with a single index seek.
- */
-interface RuleSet {
-  ids(): SelectQueryBuilder<Database, 'rule_facet' | 'rule_word', { rule_id: string }>;
-  /** Whether `ids` never repeats a rule (one facet value: its rows are unique per rule). */
-  unique: boolean;
-  has(ruleId: Expression<string>): Expression<SqlBool>;
-  /** Side rows of the set: at least its rules, a cheap count of one index range. */
-  size(): Promise<number>;
-}
 
 /** One page of a studio's rules and the number of rules matching in all. */
 export async function queryListing(
@@ -74,17 +65,17 @@ export async function queryListing(
       .limit(size)
       .offset(page * size);
   };
-  let rows: Promise<RuleRow[]>;
+  let rows: PageQuery;
   if (driver && driver.rows <= DRIVE_LIMIT) {
     rows = ordered(
       db
-        .selectFrom(distinctIds(driver.set).as('c'))
+        .selectFrom(driver.set.table())
         .innerJoin('rule as r', 'r.id', 'c.rule_id')
         .selectAll('r')
         .where((eb) =>
           eb.and([...conditions.map((c) => c(eb)), ...others.map((o) => o.set.has(eb.ref('r.id')))]),
         ),
-    ).execute();
+    );
   } else {
     rows = ordered(
       db
@@ -93,10 +84,34 @@ export async function queryListing(
         .where((eb) =>
           eb.and([...conditions.map((c) => c(eb)), ...sets.map((o) => o.set.has(eb.ref('r.id')))]),
         ),
-    ).execute();
+    );
   }
-  const [found, total] = await Promise.all([rows, countMatching(db, conditions, sets)]);
+  const [found, total] = await Promise.all([readPage(db, rows, size), countMatching(db, conditions, sets)]);
   return { rows: found, total };
+}
+
+type PageQuery = SelectQueryBuilder<Database & { r: RuleTable }, 'r', RuleRow>;
+
+/**
+ * The rows of a page. A large page read in one statement holds SQLite, and with it the
+ * event loop, for as long as reading every content takes (about 50 ms for 1,000 rules):
+ * its ids come first, then its rows a few hundred at a time with the loop served between.
+ */
+async function readPage(db: Kysely<Database>, query: PageQuery, size: number): Promise<RuleRow[]> {
+  if (size <= ROWS_PER_READ) return query.execute();
+  const ids = (await query.clearSelect().select('r.id').execute()).map((row) => row.id);
+  const byId = new Map<string, RuleRow>();
+  for (let i = 0; i < ids.length; i += ROWS_PER_READ) {
+    await yieldToEventLoop();
+    const part = await db
+      .selectFrom('rule')
+      .selectAll()
+      .where('id', 'in', ids.slice(i, i + ROWS_PER_READ))
+      .execute();
+    for (const row of part) byId.set(row.id, row);
+  }
+  // A rule removed between the two reads is left out of the page.
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**
@@ -119,7 +134,7 @@ async function countMatching(
   }
   const onRule = conditions.slice(1); // the first is the studio, which the side rows carry
   const count = await db
-    .selectFrom(distinctIds(driver.set).as('c'))
+    .selectFrom(driver.set.table())
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .where((eb) =>
       eb.and([
@@ -140,20 +155,16 @@ async function countMatching(
   return Number(count.total);
 }
 
-function distinctIds(set: RuleSet) {
-  return set.unique ? set.ids() : set.ids().distinct();
-}
-
 async function bySize(sets: RuleSet[]) {
   const sized = await Promise.all(sets.map(async (set) => ({ set, rows: await set.size() })));
   return sized.sort((a, b) => a.rows - b.rows);
 }
 
 /**
- * `textSearchRelevance` in one statement: each query word's range of `rule_word`
- * is read once; per rule, each word's weighted BM25 term score is summed, the
- * words' document frequencies are counted over those rules (windows), and the
- * rules having every word are ranked, the total counted alongside.
+ * `textSearchRelevance` in one statement, its work linear in the query words: each
+ * word's range of `rule_word` is read once (`u`, one row per rule and word, its
+ * weighted BM25 term score), the words' document frequencies are counted over those
+ * rules (`df`), and the rules having every word are ranked, the total counted alongside.
  */
 async function queryByRelevance(
   db: Kysely<Database>,
@@ -164,18 +175,6 @@ async function queryByRelevance(
   const words = params.filter.searchWords ?? [];
   const facets = ruleSets(db, studioId, { ...params.filter, searchWords: undefined });
   const onRule = conditions.slice(1);
-  const perWord = words.map(
-    (word, index) =>
-      sql`select rule_id, ${sql.lit(index)} as pos, ${fieldWeight()} * tf * ${sql.lit(K1 + 1)} / (tf + ${sql.lit(K1)}) as score
-        from rule_word where studio_id = ${studioId} and ${prefixSql(word)}`,
-  );
-  const positions = words.map((_, index) => sql.ref(`s${index}`));
-  const frequencies = words.map((_, index) => sql.ref(`df${index}`));
-  const idf = (df: RawBuilder<unknown>) => sql`ln(1 + (n.n - ${df} + 0.5) / (${df} + 0.5))`;
-  const score = sql.join(
-    words.map((_, index) => sql`${positions[index]} * ${idf(frequencies[index]!)}`),
-    sql` + `,
-  );
   const matched = (eb: ExpressionBuilder<Database, never>) =>
     eb.and([
       ...facets.map((f) => f.has(sql.ref<string>('d.rule_id'))),
@@ -193,29 +192,25 @@ async function queryByRelevance(
         : []),
     ]);
   const matchedSql =
-    facets.length + onRule.length > 0 ? sql`and ${matched(expressionBuilder<Database, never>())}` : sql``;
+    facets.length + onRule.length > 0 ? sql`where ${matched(expressionBuilder<Database, never>())}` : sql``;
   const ranked = await sql<{ rule_id: string; score: number; total: number }>`
-    with u as (${sql.join(perWord, sql` union all `)}),
-    g as (
-      select rule_id, ${sql.join(
-        words.map(
-          (_, index) => sql`sum(case when pos = ${sql.lit(index)} then score end) as ${positions[index]}`,
-        ),
-      )}
-      from u group by rule_id
+    with u as (
+      select w.rule_id, q.pos, sum(${fieldWeight()} * w.tf * ${sql.lit(K1 + 1)} / (w.tf + ${sql.lit(K1)})) as s
+      from rule_word w join ${queryWords(words)} q on w.word >= q.lo and w.word < q.hi
+      where w.studio_id = ${studioId}
+      group by w.rule_id, q.pos
     ),
+    df as (select pos, count(*) as df from u group by pos),
+    n as (select count(*) as n from rule where studio_id = ${studioId}),
     d as (
-      select g.*, ${sql.join(words.map((_, index) => sql`count(${positions[index]}) over () as ${frequencies[index]}`))}
-      from g
-    ),
-    n as (select count(*) as n from rule where studio_id = ${studioId})
-    select d.rule_id, ${score} as score, count(*) over () as total
-    from d cross join n
-    where ${sql.join(
-      positions.map((p) => sql`${p} is not null`),
-      sql` and `,
-    )} ${matchedSql}
-    order by score desc, d.rule_id
+      select u.rule_id, sum(u.s * ln(1 + (n.n - df.df + 0.5) / (df.df + 0.5))) as score
+      from u join df on df.pos = u.pos cross join n
+      group by u.rule_id
+      having count(*) = ${sql.lit(words.length)}
+    )
+    select d.rule_id, d.score, count(*) over () as total
+    from d ${matchedSql}
+    order by d.score desc, d.rule_id
     limit ${params.size} offset ${params.page * params.size}`.execute(db);
   const page = ranked.rows;
   if (page.length === 0) {
@@ -240,23 +235,7 @@ function fieldWeight() {
   const cases = Object.entries(FIELD_WEIGHTS).map(
     ([field, weight]) => sql`when ${sql.lit(field)} then ${sql.lit(weight)}`,
   );
-  return sql`(case field ${sql.join(cases, sql` `)} else 1 end)`;
-}
-
-/** Words beginning with `prefix`: one index range, as text compares by bytes. */
-function prefixOf(eb: ExpressionBuilder<Database, 'rule_word'>, prefix: string): Expression<SqlBool> {
-  return eb.and([eb('word', '>=', prefix), eb('word', '<', upperBound(prefix))]);
-}
-
-function prefixSql(prefix: string) {
-  return sql<SqlBool>`word >= ${prefix} and word < ${upperBound(prefix)}`;
-}
-
-/** The first text after every text beginning with `prefix`. */
-function upperBound(prefix: string): string {
-  const last = prefix.codePointAt(prefix.length - 1)!;
-  const lastLength = last > 0xffff ? 2 : 1;
-  return prefix.slice(0, -lastLength) + String.fromCodePoint(last + 1);
+  return sql`(case w.field ${sql.join(cases, sql` `)} else 1 end)`;
 }
 
 type RuleCondition = (eb: RuleEb) => Expression<SqlBool>;
@@ -287,54 +266,6 @@ function ruleConditions(studioId: string, filter: ListingFilter): RuleCondition[
     );
   }
   return conditions;
-}
-
-/** A set of rules read from a side table by `ids`. */
-function ruleSet(ids: RuleSet['ids'], unique: boolean): RuleSet {
-  return {
-    ids,
-    unique,
-    has: (ruleId) => sql<SqlBool>`exists ${ids().where('rule_id', '=', ruleId)}`,
-    size: async () =>
-      Number(
-        (
-          await ids()
-            .clearSelect()
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      ),
-  };
-}
-
-/** The facet and search-word filters, as sets of rules from the side tables (both contents). */
-function ruleSets(db: Kysely<Database>, studioId: string, filter: ListingFilter): RuleSet[] {
-  const sets: RuleSet[] = [];
-  const facet = (kind: string, values: string[], field = ''): RuleSet => {
-    const ids = () =>
-      db
-        .selectFrom('rule_facet')
-        .select('rule_id')
-        .where('studio_id', '=', studioId)
-        .where('kind', '=', kind)
-        .where('value', 'in', values)
-        .where('field', '=', field);
-    return ruleSet(ids, values.length === 1);
-  };
-  if (filter.tags) sets.push(facet('tag', filter.tags));
-  if (filter.groups) sets.push(facet('group', filter.groups));
-  if (filter.types) sets.push(facet('type', filter.types));
-  if (filter.targeted) sets.push(facet('target', [filter.targeted.value], filter.targeted.fieldName));
-  for (const word of filter.searchWords ?? []) {
-    const ids = () =>
-      db
-        .selectFrom('rule_word')
-        .select('rule_id')
-        .where('studio_id', '=', studioId)
-        .where((w) => prefixOf(w, word));
-    sets.push(ruleSet(ids, false));
-  }
-  return sets;
 }
 
 type DateColumn = 'r.last_modified' | 'r.creation_date' | 'r.staging_end' | 'r.live_end';

@@ -2,16 +2,12 @@
 // and the additional fields a listing or GET asks for with `fields`.
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import { findConflicts, type RuleConflict } from './conflicts.js';
 import type { ExtraField } from './listing-params.js';
 import { isMarkedForDeletion, publishState, type RuleContent, ruleTargetedDocuments } from './model.js';
-import { selectConflictCandidates } from './repository.js';
+import { conflictsOfPage } from './page-conflicts.js';
 import type { StoredRule } from './rule-rows.js';
 import type { RuleResponse } from './schemas.js';
 import { selectStudio } from './studio-repository.js';
-
-// Conflict candidates read per rule: enough for any real catalogue, bounded for a pathological one.
-const MAX_CONFLICT_CANDIDATES = 2_000;
 
 type SyncStatus = NonNullable<RuleResponse['stagingSyncStatus']>;
 
@@ -49,10 +45,21 @@ export async function extrasOf(
   const extras = new Map(rules.map(({ rule }) => [rule.id, {} as Partial<RuleResponse>]));
   if (fields.size === 0) return extras;
   const targets = fields.has('PLATFORM_SYNC_STATUS') ? await syncTargetsOf(db, studioId) : [];
+  const conflicts = fields.has('CONFLICTS')
+    ? await conflictsOfPage(
+        db,
+        studioId,
+        rules.map(({ rule }) => rule),
+      )
+    : undefined;
   for (const stored of rules) {
     const extra = extras.get(stored.rule.id)!;
     if (fields.has('TARGETED_DOCUMENTS')) extra.targetedDocuments = ruleTargetedDocuments(stored.rule);
-    if (fields.has('CONFLICTS')) extra.conflicts = await conflictsOf(db, stored);
+    const found = conflicts?.get(stored.rule.id);
+    if (found) {
+      extra.conflicts = found.conflicts;
+      extra.conflictsTruncated = found.truncated;
+    }
     if (fields.has('IS_PENDING_BULK_OPERATION'))
       extra.isPendingBulkOperation = stored.meta.bulkOperationId !== null;
     if (fields.has('PLATFORM_SYNC_STATUS')) {
@@ -62,14 +69,6 @@ export async function extrasOf(
     if (fields.has('MIGRATION')) extra.migratedId = stored.rule.migratedId;
   }
   return extras;
-}
-
-async function conflictsOf(db: Kysely<Database>, stored: StoredRule): Promise<RuleConflict[]> {
-  const candidates = await selectConflictCandidates(db, stored, MAX_CONFLICT_CANDIDATES);
-  return findConflicts(
-    stored.rule,
-    candidates.map(({ rule }) => rule),
-  );
 }
 
 async function syncTargetsOf(db: Kysely<Database>, studioId: string): Promise<string[]> {

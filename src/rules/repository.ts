@@ -188,45 +188,56 @@ export async function selectStudiosWithSyncTargets(db: Kysely<Database>): Promis
   return rows.map((row) => row.id);
 }
 
+/** A facet value rules may share (kind `target`, `position` or `type`): what CONFLICTS looks candidates up by. */
+export interface FacetKey {
+  kind: string;
+  value: string;
+  field: string;
+}
+
 /**
- * Rules of the studio that could conflict with a rule: those sharing a targeted
- * document or a pin position with it, and, for a redirect, the other redirects.
- * The side table does the matching, so a studio is never read whole.
+ * The first `limit` rules of each facet key (in id order), for keys of one studio:
+ * each key is one index range, read no further than the limit, so a document that
+ * thousands of rules target costs no more than a rare one.
  */
-export async function selectConflictCandidates(
+export async function selectFacetPostings(
   db: Kysely<Database>,
-  stored: StoredRule,
+  studioId: string,
+  keys: readonly FacetKey[],
   limit: number,
-): Promise<StoredRule[]> {
-  const { id, studioId, staging } = stored.rule;
-  const shared = db
-    .selectFrom('rule_facet as mine')
-    .innerJoin('rule_facet as theirs', (join) =>
-      join
-        .onRef('theirs.studio_id', '=', 'mine.studio_id')
-        .onRef('theirs.kind', '=', 'mine.kind')
-        .onRef('theirs.value', '=', 'mine.value')
-        .onRef('theirs.field', '=', 'mine.field'),
-    )
-    .select('theirs.rule_id')
-    .where('mine.rule_id', '=', id)
-    .where('mine.kind', 'in', ['target', 'position']);
-  const redirects = db
-    .selectFrom('rule_facet')
-    .select('rule_id')
-    .where('studio_id', '=', studioId)
-    .where('kind', '=', 'type')
-    .where('value', '=', 'redirect');
-  const candidates = staging.type === 'redirect' ? shared.union(redirects) : shared;
-  const rows = await db
+): Promise<Array<FacetKey & { rule_id: string }>> {
+  const perKey = keys.map((key, index) =>
+    db
+      .selectFrom(
+        db
+          .selectFrom('rule_facet')
+          .select(['kind', 'value', 'field', 'rule_id'])
+          .where('studio_id', '=', studioId)
+          .where('kind', '=', key.kind)
+          .where('value', '=', key.value)
+          .where('field', '=', key.field)
+          .orderBy('rule_id')
+          .limit(limit)
+          .as(`k${index}`),
+      )
+      .selectAll(),
+  );
+  const [first, ...rest] = perKey;
+  if (!first) return [];
+  return rest.reduce((all, next) => all.unionAll(next), first).execute();
+}
+
+/** The staging contents of rules, by id (unparsed). */
+export async function selectStagingContents(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<Array<{ id: string; staging: string }>> {
+  if (ids.length === 0) return [];
+  return db
     .selectFrom('rule')
-    .selectAll()
-    .where('id', 'in', candidates)
-    .where('id', '!=', id)
-    .orderBy('id')
-    .limit(limit)
+    .select(['id', 'staging'])
+    .where('id', 'in', [...ids])
     .execute();
-  return rows.map(toStoredRule);
 }
 
 async function insertSideRows(db: Kysely<Database>, rules: StoredRule[]): Promise<void> {

@@ -19,6 +19,7 @@ export const READ_ONLY_FIELDS = [
   'liveContent',
   'targetedDocuments',
   'conflicts',
+  'conflictsTruncated',
   'isPendingBulkOperation',
   'stagingSyncStatus',
   'liveSyncStatus',
@@ -85,6 +86,9 @@ export const RuleResponse = Type.Object({
   liveContent: Type.Union([RuleContentResponse, Type.Null()]),
   targetedDocuments: Type.Optional(Type.Array(TargetedDocumentSchema)),
   conflicts: Type.Optional(Type.Array(RuleConflictSchema)),
+  conflictsTruncated: Type.Optional(
+    Type.Boolean({ description: 'With conflicts: true when a cap was reached and there may be more.' }),
+  ),
   isPendingBulkOperation: Type.Optional(Type.Boolean()),
   stagingSyncStatus: Type.Optional(SyncStatusSchema),
   liveSyncStatus: Type.Optional(SyncStatusSchema),

@@ -24,6 +24,9 @@ const DEFAULTS: SyncOptions = { retryDelaysMs: [1_000, 5_000, 30_000, 120_000], 
 
 type Stage = 'staging' | 'live';
 
+// Deliveries of a bulk chunk under way together.
+const DELIVERIES_AT_ONCE = 16;
+
 /** Sends rule changes to sync targets in the background; one per app. */
 export class SyncQueue {
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -40,6 +43,25 @@ export class SyncQueue {
   /** A rule's staging or live changed: deliver the versions its targets have not had. */
   changed(studioId: string, ruleId: string): void {
     this.schedule(0, () => this.deliverRule(studioId, ruleId, 0));
+  }
+
+  /**
+   * Many changes in one studio (a bulk chunk): one task reads the targets once, then
+   * delivers a few rules at a time. A task per rule would run all at once, holding
+   * the event loop while hundreds of them read the studio and the rule.
+   */
+  changedMany(studioId: string, changes: ReadonlyArray<{ stored: StoredRule; removed: boolean }>): void {
+    this.schedule(0, async () => {
+      if ((await this.targets(studioId)).length === 0) return;
+      for (let i = 0; i < changes.length && !this.closed; i += DELIVERIES_AT_ONCE) {
+        await Promise.all(
+          changes.slice(i, i + DELIVERIES_AT_ONCE).map(async ({ stored, removed }) => {
+            if (removed) this.removed(stored);
+            else await this.deliverRule(studioId, stored.rule.id, 0);
+          }),
+        );
+      }
+    });
   }
 
   /** A rule was removed: tell the targets both contents are gone. */

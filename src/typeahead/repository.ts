@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { engineOf } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
+import type { TimeSlice } from '../storage/time-slice.js';
 import type { TypeaheadInstanceTable } from './tables.js';
 
 export type InstanceRow = TypeaheadInstanceTable;
@@ -162,14 +163,16 @@ export interface FormDelta {
   lastHour: string;
 }
 
-/** Adds searches to their hourly buckets and to the tallies of their forms. */
+/** Adds searches to their hourly buckets and to the tallies of their forms (passing `slice` between statements). */
 export async function addSearches(
   db: Kysely<Database>,
   id: string,
   counts: readonly CountDelta[],
   forms: readonly FormDelta[],
+  slice?: TimeSlice,
 ): Promise<void> {
   for (const part of chunks(counts)) {
+    await slice?.pass();
     await db
       .insertInto('typeahead_search_count')
       .values(part.map((c) => ({ instance_id: id, key: c.key, hour: c.hour, count: c.count })))
@@ -181,6 +184,7 @@ export async function addSearches(
       .execute();
   }
   for (const part of chunks(forms)) {
+    await slice?.pass();
     await db
       .insertInto('typeahead_search_form')
       .values(
