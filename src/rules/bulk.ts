@@ -165,6 +165,9 @@ export class BulkRunner {
             // items would not do: one item may take 1 ms on an idle machine and 3 on a busy one.
             await slice.pass();
           }
+          // The commit is one synchronous call on SQLite: start it on a fresh turn of the
+          // loop, so it is not added to the slice the last items used.
+          await yieldToEventLoop();
           return done;
         });
         this.sync.changedMany(actor.studioId, changes);
