@@ -2,33 +2,13 @@
 // field and nothing is stored; strings stay strings.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { build, engines, skipReason } from '../helpers/app.js';
+import { sendRaw } from '../helpers/raw-request.js';
 import { studioWithToken } from '../rules/api.js';
 import { createInstance } from '../typeahead/helpers.js';
 
-const admin = { authorization: adminAuth };
 // What query strings send for "a number too big to be one".
 const HUGE = ['1e309', 'Infinity', '2e308', '-1e309', '1e21', '99999999999999999999999'];
-
-async function send(
-  app: FastifyInstance,
-  method: string,
-  url: string,
-  options: { json?: string; headers?: Record<string, string>; contentType?: string } = {},
-) {
-  const response = await app.inject({
-    method: method as 'GET',
-    url,
-    headers: {
-      ...admin,
-      ...options.headers,
-      ...(options.json === undefined ? {} : { 'content-type': options.contentType ?? 'application/json' }),
-    },
-    ...(options.json === undefined ? {} : { payload: options.json }),
-  });
-  return { status: response.statusCode, body: response.body ? response.json() : undefined };
-}
 
 function assertRefused(
   answer: { status: number; body: { code: string; errors?: Array<{ field: string }> } },
@@ -57,23 +37,23 @@ for (const engine of engines) {
       ] as const;
       for (const [url, field] of cases) {
         for (const value of HUGE) {
-          assertRefused(await send(app, 'GET', `${url}${value}`), 'invalid-parameter', field);
+          assertRefused(await sendRaw(app, 'GET', `${url}${value}`), 'invalid-parameter', field);
         }
       }
       for (const value of HUGE) {
-        const suggestions = await send(app, 'GET', `/typeahead/suggestions?limit=${value}`, {
+        const suggestions = await sendRaw(app, 'GET', `/typeahead/suggestions?limit=${value}`, {
           headers: { authorization: `Embed ${instance.embedToken}` },
         });
         assertRefused(suggestions, 'invalid-parameter', 'limit');
         const rotation = `/api/typeahead/instances/${instance.id}/embed-token?graceSeconds=${value}`;
-        assertRefused(await send(app, 'POST', rotation), 'invalid-parameter', 'graceSeconds');
+        assertRefused(await sendRaw(app, 'POST', rotation), 'invalid-parameter', 'graceSeconds');
       }
     });
 
     test('still takes numbers within bounds in query strings', async (t) => {
       const { app } = await build(t, engine);
-      assert.equal((await send(app, 'GET', '/api/links?limit=10000&offset=1000000000')).status, 200);
-      assert.equal((await send(app, 'GET', '/api/links?offset=1000000001')).status, 400);
+      assert.equal((await sendRaw(app, 'GET', '/api/links?limit=10000&offset=1000000000')).status, 200);
+      assert.equal((await sendRaw(app, 'GET', '/api/links?offset=1000000001')).status, 400);
     });
 
     test('refuses an infinite search-cluster integer and stores nothing', async (t) => {
@@ -95,17 +75,17 @@ for (const engine of engines) {
           '"99999999999999999999999"',
         ]) {
           const json = `{"id":"c1","connectString":"zk:2181","${field}":${value}}`;
-          assertRefused(await send(app, 'POST', '/api/searchCluster', { json }), 'invalid-body', field);
-          assert.equal((await send(app, 'GET', '/api/searchCluster/c1')).status, 404);
+          assertRefused(await sendRaw(app, 'POST', '/api/searchCluster', { json }), 'invalid-body', field);
+          assert.equal((await sendRaw(app, 'GET', '/api/searchCluster/c1')).status, 404);
         }
       }
-      assert.equal((await send(app, 'GET', '/api/searchCluster')).status, 200);
+      assert.equal((await sendRaw(app, 'GET', '/api/searchCluster')).status, 200);
     });
 
     test('takes search-cluster integers and booleans as plain strings, and nothing else', async (t) => {
       const { app } = await build(t, engine);
       const json = '{"id":"c2","connectString":"zk:2181","bufferSize":"300","cloud":"true"}';
-      const created = await send(app, 'POST', '/api/searchCluster', { json });
+      const created = await sendRaw(app, 'POST', '/api/searchCluster', { json });
       assert.equal(created.status, 200, JSON.stringify(created.body));
       assert.equal(created.body.bufferSize, 300);
       assert.equal(created.body.cloud, true);
@@ -120,33 +100,35 @@ for (const engine of engines) {
         ],
       ] as const;
       for (const [json, field] of wrong) {
-        assertRefused(await send(app, 'PUT', '/api/searchCluster/c2', { json }), 'invalid-body', field);
+        assertRefused(await sendRaw(app, 'PUT', '/api/searchCluster/c2', { json }), 'invalid-body', field);
       }
-      assert.equal((await send(app, 'GET', '/api/searchCluster/c2')).body.bufferSize, 300);
+      assert.equal((await sendRaw(app, 'GET', '/api/searchCluster/c2')).body.bufferSize, 300);
     });
 
     test('refuses infinite typeahead settings and keeps the instance as it was', async (t) => {
       const { app } = await build(t, engine);
       const instance = await createInstance(app);
-      const before = await send(app, 'GET', `/api/typeahead/instances/${instance.id}`);
+      const before = await sendRaw(app, 'GET', `/api/typeahead/instances/${instance.id}`);
       for (const field of ['topTermsWindowDays', 'minCount', 'cacheMaxAgeSeconds']) {
-        const create = await send(app, 'POST', '/api/typeahead/instances', {
+        const create = await sendRaw(app, 'POST', '/api/typeahead/instances', {
           json: `{"id":"other","name":"x","${field}":1e309}`,
         });
         assertRefused(create, 'invalid-body', field);
-        const patch = await send(app, 'PATCH', `/api/typeahead/instances/${instance.id}`, {
+        const patch = await sendRaw(app, 'PATCH', `/api/typeahead/instances/${instance.id}`, {
           json: `{"${field}":-1e309}`,
         });
         assertRefused(patch, 'invalid-body', field);
         assertRefused(
-          await send(app, 'PATCH', `/api/typeahead/instances/${instance.id}`, { json: `{"${field}":"7"}` }),
+          await sendRaw(app, 'PATCH', `/api/typeahead/instances/${instance.id}`, {
+            json: `{"${field}":"7"}`,
+          }),
           'invalid-body',
           field,
         );
       }
-      assert.equal((await send(app, 'GET', '/api/typeahead/instances/other')).status, 404);
-      assert.deepEqual(await send(app, 'GET', `/api/typeahead/instances/${instance.id}`), before);
-      const list = await send(app, 'GET', '/api/typeahead/instances');
+      assert.equal((await sendRaw(app, 'GET', '/api/typeahead/instances/other')).status, 404);
+      assert.deepEqual(await sendRaw(app, 'GET', `/api/typeahead/instances/${instance.id}`), before);
+      const list = await sendRaw(app, 'GET', '/api/typeahead/instances');
       assert.equal(list.status, 200);
       assert.equal(list.body.length, 1);
     });
@@ -156,12 +138,12 @@ for (const engine of engines) {
       const instance = await createInstance(app);
       const url = `/api/typeahead/instances/${instance.id}/search-logs`;
       assertRefused(
-        await send(app, 'POST', url, { json: '[{"query":"shoes","count":1e309}]' }),
+        await sendRaw(app, 'POST', url, { json: '[{"query":"shoes","count":1e309}]' }),
         'invalid-body',
         '[0].count',
       );
       assertRefused(
-        await send(app, 'POST', url, {
+        await sendRaw(app, 'POST', url, {
           json: '{"query":"boots"}\n{"query":"shoes","count":1e309}\n',
           contentType: 'application/x-ndjson',
         }),
@@ -169,12 +151,15 @@ for (const engine of engines) {
         '[1].count',
       );
       assertRefused(
-        await send(app, 'POST', url, { json: '[{"query":"shoes","count":"5"}]' }),
+        await sendRaw(app, 'POST', url, { json: '[{"query":"shoes","count":"5"}]' }),
         'invalid-body',
         '[0].count',
       );
-      assert.equal((await send(app, 'POST', `/api/typeahead/instances/${instance.id}/refresh`)).status, 200);
-      const terms = await send(app, 'GET', `/api/typeahead/instances/${instance.id}/terms`);
+      assert.equal(
+        (await sendRaw(app, 'POST', `/api/typeahead/instances/${instance.id}/refresh`)).status,
+        200,
+      );
+      const terms = await sendRaw(app, 'GET', `/api/typeahead/instances/${instance.id}/terms`);
       assert.deepEqual(terms.body.topSearched, []);
     });
 
@@ -195,9 +180,9 @@ for (const engine of engines) {
         ['{"type":"blockList","name":"r","fieldName":"brand","fieldValues":["x"],"tags":[true]}', 'tags[0]'],
       ] as const;
       for (const [json, field] of cases) {
-        assertRefused(await send(app, 'POST', '/em-rules', { json, headers }), 'invalid-body', field);
+        assertRefused(await sendRaw(app, 'POST', '/em-rules', { json, headers }), 'invalid-body', field);
       }
-      const listing = await send(app, 'GET', '/em-rules', { headers });
+      const listing = await sendRaw(app, 'GET', '/em-rules', { headers });
       assert.equal(listing.status, 200);
       assert.equal(listing.body.content.length, 0);
     });
@@ -205,12 +190,12 @@ for (const engine of engines) {
     test('refuses numbers and booleans sent for a studio name', async (t) => {
       const { app } = await build(t, engine);
       for (const value of ['-1e309', '12', 'true', 'null']) {
-        const answer = await send(app, 'POST', '/api/studios', { json: `{"id":"s1","name":${value}}` });
+        const answer = await sendRaw(app, 'POST', '/api/studios', { json: `{"id":"s1","name":${value}}` });
         assertRefused(answer, 'invalid-body', 'name');
       }
-      assert.equal((await send(app, 'GET', '/api/studios/s1')).status, 404);
+      assert.equal((await sendRaw(app, 'GET', '/api/studios/s1')).status, 404);
       assertRefused(
-        await send(app, 'POST', '/api/typeahead/instances', { json: '{"name":12}' }),
+        await sendRaw(app, 'POST', '/api/typeahead/instances', { json: '{"name":12}' }),
         'invalid-body',
         'name',
       );

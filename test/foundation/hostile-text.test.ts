@@ -2,35 +2,15 @@
 // acknowledged is exactly what is stored and read back, on either engine.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { build, engines, skipReason } from '../helpers/app.js';
+import { sendRaw } from '../helpers/raw-request.js';
 import { studioWithToken } from '../rules/api.js';
 import { createInstance } from '../typeahead/helpers.js';
 
-const admin = { authorization: adminAuth };
 // JSON escapes, so the request body itself stays valid JSON.
 const NUL = '\\u0000';
 const LONE_HIGH = '\\ud800';
 const LONE_LOW = '\\udc00';
-
-async function send(
-  app: FastifyInstance,
-  method: string,
-  url: string,
-  options: { json?: string; headers?: Record<string, string>; contentType?: string } = {},
-) {
-  const response = await app.inject({
-    method: method as 'GET',
-    url,
-    headers: {
-      ...admin,
-      ...options.headers,
-      ...(options.json === undefined ? {} : { 'content-type': options.contentType ?? 'application/json' }),
-    },
-    ...(options.json === undefined ? {} : { payload: options.json }),
-  });
-  return { status: response.statusCode, body: response.body ? response.json() : undefined };
-}
 
 function assertRefused(
   answer: { status: number; body: { code: string; errors?: Array<{ field: string }> } },
@@ -52,48 +32,48 @@ for (const engine of engines) {
       const { app } = await build(t, engine);
       for (const bad of [NUL, LONE_HIGH, LONE_LOW, `a${LONE_LOW}${LONE_HIGH}b`]) {
         assertRefused(
-          await send(app, 'POST', '/api/studios', { json: `{"id":"s1","name":"Acme${bad}"}` }),
+          await sendRaw(app, 'POST', '/api/studios', { json: `{"id":"s1","name":"Acme${bad}"}` }),
           'invalid-body',
           'name',
         );
         assertRefused(
-          await send(app, 'PUT', '/api/links', {
+          await sendRaw(app, 'PUT', '/api/links', {
             json: `{"subject":"app:a${bad}","object":"b","linkType":"dependsOn"}`,
           }),
           'invalid-body',
           'subject',
         );
         assertRefused(
-          await send(app, 'POST', '/api/typeahead/instances', {
+          await sendRaw(app, 'POST', '/api/typeahead/instances', {
             json: `{"name":"x","allowedOrigins":["*${bad}"]}`,
           }),
           'invalid-body',
           'allowedOrigins[0]',
         );
         assertRefused(
-          await send(app, 'POST', '/api/searchCluster', {
+          await sendRaw(app, 'POST', '/api/searchCluster', {
             json: `{"id":"c","connectString":"zk:2181","authConfig":{"authType":"BASIC","username":"u${bad}","password":"p"}}`,
           }),
           'invalid-body',
           'authConfig.username',
         );
       }
-      assert.equal((await send(app, 'GET', '/api/studios/s1')).status, 404);
-      assert.deepEqual((await send(app, 'GET', '/api/links')).body, []);
-      assert.deepEqual((await send(app, 'GET', '/api/typeahead/instances')).body, []);
-      assert.deepEqual((await send(app, 'GET', '/api/searchCluster')).body, []);
+      assert.equal((await sendRaw(app, 'GET', '/api/studios/s1')).status, 404);
+      assert.deepEqual((await sendRaw(app, 'GET', '/api/links')).body, []);
+      assert.deepEqual((await sendRaw(app, 'GET', '/api/typeahead/instances')).body, []);
+      assert.deepEqual((await sendRaw(app, 'GET', '/api/searchCluster')).body, []);
     });
 
     test('refuses the ids . and .., which no URL can address', async (t) => {
       const { app } = await build(t, engine);
       for (const id of ['.', '..']) {
         assertRefused(
-          await send(app, 'POST', '/api/studios', { json: JSON.stringify({ id, name: 'n' }) }),
+          await sendRaw(app, 'POST', '/api/studios', { json: JSON.stringify({ id, name: 'n' }) }),
           'invalid-body',
           'id',
         );
         assertRefused(
-          await send(app, 'POST', '/api/searchCluster', {
+          await sendRaw(app, 'POST', '/api/searchCluster', {
             json: JSON.stringify({ id, connectString: 'zk:2181' }),
           }),
           'invalid-body',
@@ -101,18 +81,20 @@ for (const engine of engines) {
         );
       }
       assert.equal(
-        (await send(app, 'POST', '/api/studios', { json: '{"id":".a.","name":"n"}' })).status,
+        (await sendRaw(app, 'POST', '/api/studios', { json: '{"id":".a.","name":"n"}' })).status,
         201,
       );
-      assert.equal((await send(app, 'GET', '/api/studios/.a.')).status, 200);
-      assert.deepEqual((await send(app, 'GET', '/api/searchCluster')).body, []);
+      assert.equal((await sendRaw(app, 'GET', '/api/studios/.a.')).status, 200);
+      assert.deepEqual((await sendRaw(app, 'GET', '/api/searchCluster')).body, []);
     });
 
     test('refuses NUL in member names, naming the member as JSON writes it, and the first fault first', async (t) => {
       const { app } = await build(t, engine);
-      const answer = await send(app, 'POST', '/api/studios', { json: `{"id":"s1","name":"n","x${NUL}":1}` });
+      const answer = await sendRaw(app, 'POST', '/api/studios', {
+        json: `{"id":"s1","name":"n","x${NUL}":1}`,
+      });
       assertRefused(answer, 'invalid-body', 'x\\u0000');
-      const both = await send(app, 'POST', '/api/studios', { json: `{"id":"s${NUL}","name":"n${NUL}"}` });
+      const both = await sendRaw(app, 'POST', '/api/studios', { json: `{"id":"s${NUL}","name":"n${NUL}"}` });
       assertRefused(both, 'invalid-body', 'id');
     });
 
@@ -132,38 +114,38 @@ for (const engine of engines) {
         [rule(`,"externalId":"e${NUL}"`), 'externalId'],
       ] as const;
       for (const [json, field] of cases) {
-        assertRefused(await send(app, 'POST', '/em-rules', { json, headers }), 'invalid-body', field);
+        assertRefused(await sendRaw(app, 'POST', '/em-rules', { json, headers }), 'invalid-body', field);
       }
       assertRefused(
-        await send(app, 'POST', '/em-rules/bulk', {
+        await sendRaw(app, 'POST', '/em-rules/bulk', {
           json: `{"create":[${rule(`,"name":"b${NUL}"`)}]}`,
           headers,
         }),
         'invalid-body',
         'create[0].name',
       );
-      assert.equal((await send(app, 'GET', '/em-rules', { headers })).body.content.length, 0);
+      assert.equal((await sendRaw(app, 'GET', '/em-rules', { headers })).body.content.length, 0);
     });
 
     test('refuses NUL in path ids and query parameters with invalid-parameter', async (t) => {
       const { app } = await build(t, engine);
       const { headers } = await studioWithToken(app, 'acme');
-      assertRefused(await send(app, 'GET', '/em-rules/%00', { headers }), 'invalid-parameter', 'id');
-      assertRefused(await send(app, 'DELETE', '/em-rules/a%00b', { headers }), 'invalid-parameter', 'id');
+      assertRefused(await sendRaw(app, 'GET', '/em-rules/%00', { headers }), 'invalid-parameter', 'id');
+      assertRefused(await sendRaw(app, 'DELETE', '/em-rules/a%00b', { headers }), 'invalid-parameter', 'id');
       assertRefused(
-        await send(app, 'GET', '/em-rules?searchQuery=shoe%00', { headers }),
+        await sendRaw(app, 'GET', '/em-rules?searchQuery=shoe%00', { headers }),
         'invalid-parameter',
         'searchQuery',
       );
       assertRefused(
-        await send(app, 'GET', '/em-rules?tags=a&tags=%00', { headers }),
+        await sendRaw(app, 'GET', '/em-rules?tags=a&tags=%00', { headers }),
         'invalid-parameter',
         'tags[1]',
       );
-      assertRefused(await send(app, 'GET', '/api/links?subject=app:%00'), 'invalid-parameter', 'subject');
-      assertRefused(await send(app, 'GET', '/api/studios/%00'), 'invalid-parameter', 'id');
+      assertRefused(await sendRaw(app, 'GET', '/api/links?subject=app:%00'), 'invalid-parameter', 'subject');
+      assertRefused(await sendRaw(app, 'GET', '/api/studios/%00'), 'invalid-parameter', 'id');
       const instance = await createInstance(app);
-      const suggestions = await send(app, 'GET', '/typeahead/suggestions?prefix=a%00', {
+      const suggestions = await sendRaw(app, 'GET', '/typeahead/suggestions?prefix=a%00', {
         headers: { authorization: `Embed ${instance.embedToken}` },
       });
       assertRefused(suggestions, 'invalid-parameter', 'prefix');
@@ -174,20 +156,23 @@ for (const engine of engines) {
       const instance = await createInstance(app);
       const url = `/api/typeahead/instances/${instance.id}/search-logs`;
       assertRefused(
-        await send(app, 'POST', url, { json: `[{"query":"shoes"},{"query":"bo${NUL}ots"}]` }),
+        await sendRaw(app, 'POST', url, { json: `[{"query":"shoes"},{"query":"bo${NUL}ots"}]` }),
         'invalid-body',
         '[1].query',
       );
       assertRefused(
-        await send(app, 'POST', url, {
+        await sendRaw(app, 'POST', url, {
           json: `{"query":"shoes"}\n{"query":"boots${LONE_HIGH}"}\n`,
           contentType: 'application/x-ndjson',
         }),
         'invalid-body',
         '[1].query',
       );
-      assert.equal((await send(app, 'POST', `/api/typeahead/instances/${instance.id}/refresh`)).status, 200);
-      const terms = await send(app, 'GET', `/api/typeahead/instances/${instance.id}/terms`);
+      assert.equal(
+        (await sendRaw(app, 'POST', `/api/typeahead/instances/${instance.id}/refresh`)).status,
+        200,
+      );
+      const terms = await sendRaw(app, 'GET', `/api/typeahead/instances/${instance.id}/terms`);
       assert.deepEqual(terms.body.topSearched, []);
     });
 
@@ -217,15 +202,17 @@ for (const engine of engines) {
     test('stores and reads back exactly the text it acknowledged, astral characters included', async (t) => {
       const { app } = await build(t, engine);
       const name = 'Ünïcödé 😀 ❤ \u{10FFFF} \uFFFD 表';
-      const created = await send(app, 'POST', '/api/studios', { json: JSON.stringify({ id: 's1', name }) });
+      const created = await sendRaw(app, 'POST', '/api/studios', {
+        json: JSON.stringify({ id: 's1', name }),
+      });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       assert.equal(created.body.name, name);
-      assert.equal((await send(app, 'GET', '/api/studios/s1')).body.name, name);
+      assert.equal((await sendRaw(app, 'GET', '/api/studios/s1')).body.name, name);
       const { headers } = await studioWithToken(app, 'acme');
       const rule = { type: 'blockList', name, tags: [name], fieldName: 'brand', fieldValues: [name] };
-      const stored = await send(app, 'POST', '/em-rules', { json: JSON.stringify(rule), headers });
+      const stored = await sendRaw(app, 'POST', '/em-rules', { json: JSON.stringify(rule), headers });
       assert.equal(stored.status, 201, JSON.stringify(stored.body));
-      const read = await send(app, 'GET', `/em-rules/${stored.body.id}`, { headers });
+      const read = await sendRaw(app, 'GET', `/em-rules/${stored.body.id}`, { headers });
       assert.deepEqual([read.body.name, read.body.tags, read.body.fieldValues], [name, [name], [name]]);
     });
   });
