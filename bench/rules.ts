@@ -7,11 +7,11 @@ import type { Kysely } from 'kysely';
 import type { Rule, RuleContent } from '../src/rules/model.js';
 import { insertRules } from '../src/rules/repository.js';
 import { NEW_RULE_META } from '../src/rules/rule-rows.js';
-import { createClient, createStudio } from '../src/rules/studio-service.js';
 import { validateRuleContent } from '../src/rules/validation.js';
 import { openStore } from '../src/storage/database.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import type { Database } from '../src/storage/schema.js';
+import { createClient, createStudio } from '../src/studios/service.js';
 import { type LoadResult, load, loadTable, seededRandom, startBare, startService } from './lib.js';
 import type { Benchmark } from './run.js';
 

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { AppParts } from './app-parts.js';
 import { clustersArea } from './clusters/routes.js';
 import type { Config } from './config.js';
 import { requireAdmin } from './http/admin-auth.js';
@@ -18,9 +19,13 @@ import { ErrorBodySchema, ID_PATTERN } from './http/schemas.js';
 import { buildValidator } from './http/validation.js';
 import { requireWellFormedText } from './http/well-formed-text.js';
 import { linksArea } from './links/routes.js';
+import { externalIssuerSettings } from './oauth/external-issuer.js';
+import { oauthArea } from './oauth/token-routes.js';
+import { TokenService } from './oauth/token-service.js';
 import { rulesArea } from './rules/routes.js';
 import { AdminVerifier } from './security/admin-credentials.js';
 import type { Store } from './storage/database.js';
+import { studiosArea } from './studios/routes.js';
 import { typeaheadArea } from './typeahead/routes.js';
 
 export interface AppDeps {
@@ -32,8 +37,6 @@ export interface AppDeps {
   now?: () => Date;
   tuning?: Tuning;
 }
-
-const areas: Area[] = [linksArea, clustersArea, typeaheadArea, rulesArea];
 
 const ID_OF_APP = new RegExp(ID_PATTERN);
 
@@ -80,6 +83,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now: deps.now ?? (() => new Date()),
     tuning: deps.tuning ?? {},
   };
+  const parts: AppParts = {
+    oauth: new TokenService(deps.store.db, deps.secretKey, ctx.now, externalIssuerSettings(deps.config)),
+  };
+  app.decorate('parts', parts);
+  const areas: Area[] = [
+    linksArea,
+    clustersArea,
+    typeaheadArea,
+    studiosArea,
+    oauthArea(parts.oauth),
+    rulesArea(parts.oauth),
+  ];
   app.addSchema(ErrorBodySchema);
   for (const schema of areas.flatMap((area) => area.schemas ?? [])) app.addSchema(schema);
 

@@ -2,12 +2,12 @@
 // and the additional fields a listing or GET asks for with `fields`.
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import { syncTargetsOf } from '../studios/service.js';
 import type { ExtraField } from './listing-params.js';
 import { isMarkedForDeletion, publishState, type RuleContent, ruleTargetedDocuments } from './model.js';
 import { conflictsOfPage } from './page-conflicts.js';
 import type { StoredRule } from './rule-rows.js';
 import type { RuleResponse } from './schemas.js';
-import { selectStudio } from './studio-repository.js';
 
 type SyncStatus = NonNullable<RuleResponse['stagingSyncStatus']>;
 
@@ -69,11 +69,6 @@ export async function extrasOf(
     if (fields.has('MIGRATION')) extra.migratedId = stored.rule.migratedId;
   }
   return extras;
-}
-
-async function syncTargetsOf(db: Kysely<Database>, studioId: string): Promise<string[]> {
-  const studio = await selectStudio(db, studioId);
-  return studio ? (JSON.parse(studio.sync_targets) as string[]) : [];
 }
 
 function syncStatus(configured: boolean, { meta }: StoredRule, stage: 'staging' | 'live'): SyncStatus {

@@ -182,10 +182,15 @@ export async function selectUndeliveredRules(
   return rows.map((row) => row.id);
 }
 
-/** Studios that deliver their rules to sync targets. */
-export async function selectStudiosWithSyncTargets(db: Kysely<Database>): Promise<string[]> {
-  const rows = await db.selectFrom('studio').select('id').where('sync_targets', '!=', '[]').execute();
-  return rows.map((row) => row.id);
+/** Whether a studio has any rule (a studio with rules is deleted only when forced). */
+export async function anyRuleOfStudio(db: Kysely<Database>, studioId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('rule')
+    .select('id')
+    .where('studio_id', '=', studioId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** A facet value rules may share (kind `target`, `position` or `type`): what CONFLICTS looks candidates up by. */

@@ -3,7 +3,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext, Area } from '../http/area.js';
-import { actorOf, requireBearer } from './bearer-auth.js';
+import { actorOf, requireBearer } from '../oauth/bearer-auth.js';
+import type { TokenService } from '../oauth/token-service.js';
 import type { BulkRequest } from './bulk.js';
 import { listRules } from './listing.js';
 import { parseFields } from './listing-params.js';
@@ -22,8 +23,6 @@ import {
   unpublishRule,
   updateRuleStaging,
 } from './service.js';
-import { studioRoutes } from './studio-routes.js';
-import { tokenRoutes } from './token-routes.js';
 
 const tags = ['rules'];
 const security = [{ bearer: [] }];
@@ -70,10 +69,9 @@ const BulkStatus = Type.Object({
 
 type Query = Record<string, string | string[] | undefined>;
 
-/** Studios, clients, tokens and rules. */
-export const rulesArea: Area = {
+/** The Rules API, behind bearer tokens of the app's token service. */
+export const rulesArea = (tokens: TokenService): Area => ({
   name: 'rules',
-  admin: studioRoutes,
   async public(app, ctx) {
     const runtime = rulesRuntime(ctx);
     app.addHook('onReady', async () => {
@@ -85,18 +83,17 @@ export const rulesArea: Area = {
         .catch((error: unknown) => ctx.log.warn({ err: error }, 'resuming rule sync failed'));
     });
     app.addHook('onClose', () => runtime.close());
-    await tokenRoutes(app, ctx);
     for (const prefix of ['', '/studios/:studioId']) {
       await app.register(
         async (api) => {
-          requireBearer(api, ctx.store.db, runtime.tokens);
+          requireBearer(api, ctx.store.db, tokens);
           rulesApi(api, ctx, runtime);
         },
         { prefix },
       );
     }
   },
-};
+});
 
 function rulesApi(api: FastifyInstance, ctx: AppContext, runtime: RulesRuntime): void {
   const db = ctx.store.db;

@@ -1,13 +1,10 @@
-// The rules area's per-app machinery: token keys, webhook delivery, bulk work.
+// The rules area's per-app machinery: webhook delivery, bulk work.
 // Shared by its admin and public routes, created once per app context.
 import type { AppContext } from '../http/area.js';
 import { BulkRunner } from './bulk.js';
-import { externalIssuerSettings } from './external-issuer.js';
 import { SyncQueue } from './sync.js';
-import { TokenService } from './tokens.js';
 
 export interface RulesRuntime {
-  tokens: TokenService;
   sync: SyncQueue;
   bulk: BulkRunner;
   close(): Promise<void>;
@@ -29,7 +26,6 @@ export function rulesRuntime(ctx: AppContext): RulesRuntime {
     );
     const bulk = new BulkRunner(db, ctx.log, ctx.now, sync);
     runtime = {
-      tokens: new TokenService(db, ctx.secretKey, ctx.now, externalIssuerSettings(ctx.config)),
       sync,
       bulk,
       close: async () => {

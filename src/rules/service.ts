@@ -8,7 +8,14 @@ import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
 import { sameContent } from './canonical.js';
 import type { Rule, RuleContent } from './model.js';
-import { deleteRule, externalIdTaken, insertRule, selectRule, updateRule } from './repository.js';
+import {
+  anyRuleOfStudio,
+  deleteRule,
+  externalIdTaken,
+  insertRule,
+  selectRule,
+  updateRule,
+} from './repository.js';
 import { NEW_RULE_META, type StoredRule } from './rule-rows.js';
 import { validateNewRule, validateRuleUpdate } from './validation.js';
 
@@ -226,4 +233,9 @@ export function matchesVersion(ifMatch: string, lastModified: string): boolean {
 function after(now: Date, previous: string): string {
   const time = Math.max(now.getTime(), Date.parse(previous) + 1);
   return new Date(time).toISOString();
+}
+
+/** Whether a studio has any rule: the studios area asks before deleting one unforced. */
+export function studioHasRules(db: Kysely<Database>, studioId: string): Promise<boolean> {
+  return anyRuleOfStudio(db, studioId);
 }

@@ -5,14 +5,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import {
-  recordSync,
-  selectRule,
-  selectStudiosWithSyncTargets,
-  selectUndeliveredRules,
-} from './repository.js';
+import { studiosWithSyncTargets, syncTargetsOf } from '../studios/service.js';
+import { recordSync, selectRule, selectUndeliveredRules } from './repository.js';
 import type { StoredRule } from './rule-rows.js';
-import { selectStudio } from './studio-repository.js';
 
 export interface SyncOptions {
   /** Waits before each retry; after the last one the version is FAILED. */
@@ -86,7 +81,7 @@ export class SyncQueue {
 
   // One rule after another: a restart's backlog must not flood the targets or the database.
   private async redeliver(): Promise<void> {
-    for (const studioId of await selectStudiosWithSyncTargets(this.db)) {
+    for (const studioId of await studiosWithSyncTargets(this.db)) {
       let afterId = '';
       while (!this.closed) {
         const page = await selectUndeliveredRules(this.db, studioId, afterId, 500);
@@ -159,9 +154,8 @@ export class SyncQueue {
     }
   }
 
-  private async targets(studioId: string): Promise<string[]> {
-    const studio = await selectStudio(this.db, studioId);
-    return studio ? (JSON.parse(studio.sync_targets) as string[]) : [];
+  private targets(studioId: string): Promise<string[]> {
+    return syncTargetsOf(this.db, studioId);
   }
 
   /** Whether every target took the payload (a 2xx answer in time). */

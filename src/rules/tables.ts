@@ -2,29 +2,6 @@
 // columns the listing filters and sorts on; the side tables index the values of
 // BOTH contents, so that "staging or live matches" is one indexed lookup.
 
-export interface StudioTable {
-  id: string;
-  name: string;
-  /** JSON array of webhook URLs that receive every content change. */
-  sync_targets: string;
-  created_at: string;
-  /**
-   * Random, new for every creation (null only on rows of an older version, filled by the
-   * migration that added it): the tokens of a studio carry it.
-   */
-  incarnation: string | null;
-}
-
-export interface StudioClientTable {
-  client_id: string;
-  studio_id: string;
-  name: string;
-  secret_hash: string;
-  /** JSON array of granted scopes. */
-  scopes: string;
-  created_at: string;
-}
-
 export interface RuleTable {
   id: string;
   studio_id: string;

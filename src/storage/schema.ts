@@ -1,13 +1,7 @@
 import type { SearchClusterTable } from '../clusters/tables.js';
 import type { LinkTable } from '../links/tables.js';
-import type {
-  RuleBulkOperationTable,
-  RuleFacetTable,
-  RuleTable,
-  RuleWordTable,
-  StudioClientTable,
-  StudioTable,
-} from '../rules/tables.js';
+import type { RuleBulkOperationTable, RuleFacetTable, RuleTable, RuleWordTable } from '../rules/tables.js';
+import type { StudioClientTable, StudioTable } from '../studios/tables.js';
 import type {
   TypeaheadInstanceTable,
   TypeaheadSearchCountTable,

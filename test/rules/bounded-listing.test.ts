@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { listRules } from '../../src/rules/listing.js';
 import { MAX_SEARCH_CHARACTERS, MAX_SEARCH_WORDS } from '../../src/rules/listing-params.js';
 import { MAX_CONFLICTS_PER_RULE } from '../../src/rules/page-conflicts.js';
-import { createStudio } from '../../src/rules/studio-service.js';
+import { createStudio } from '../../src/studios/service.js';
 import { build, engines, skipReason } from '../helpers/app.js';
 import { type RuleJson, studioWithToken } from './api.js';
 import { content, minimalBodies } from './fixtures.js';

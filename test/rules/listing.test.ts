@@ -7,7 +7,7 @@ import { SORT_PROPERTIES } from '../../src/rules/listing-params.js';
 import type { Rule } from '../../src/rules/model.js';
 import { insertRules } from '../../src/rules/repository.js';
 import { NEW_RULE_META } from '../../src/rules/rule-rows.js';
-import { createStudio } from '../../src/rules/studio-service.js';
+import { createStudio } from '../../src/studios/service.js';
 import { build, engines, freshStore, skipReason } from '../helpers/app.js';
 import { createRule, type RuleJson, studioWithToken } from './api.js';
 import { content, ruleBody } from './fixtures.js';

@@ -1,8 +1,20 @@
-// Administrative API of studios and their API clients.
+// Administrative API of studios and their API clients, and the studios area of the app.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../http/area.js';
-import { adminErrors, IdString } from '../http/schemas.js';
+import type { AppContext, Area } from '../http/area.js';
+import {
+  Client,
+  ClientCreateBody,
+  ClientParams,
+  CreatedClient,
+  studioErrors as errors,
+  Studio,
+  StudioChangeBody,
+  StudioCreateBody,
+  StudioDeleteQuery,
+  StudioParams,
+} from './schemas.js';
 import {
   changeStudio,
   createClient,
@@ -12,39 +24,24 @@ import {
   getStudio,
   listClients,
   listStudios,
-  SCOPES,
-  type Scope,
-} from './studio-service.js';
+} from './service.js';
 
 const tags = ['studios'];
-const Name = Type.String({ minLength: 1, maxLength: 200 });
-const WebhookUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
-const Studio = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  syncTargets: Type.Array(Type.String()),
-  createdAt: Type.String(),
-});
-const Client = Type.Object({
-  clientId: Type.String(),
-  studioId: Type.String(),
-  name: Type.String(),
-  scopes: Type.Array(Type.String()),
-  createdAt: Type.String(),
-});
-const StudioParams = Type.Object({ id: IdString });
-const errors = { ...adminErrors, 409: Type.Ref('ErrorBody') };
+
+/** Studios and their API clients (the token endpoint is the oauth area's). */
+export const studiosArea: Area = { name: 'studios', admin: studioRoutes };
 
 /** `/studios…` of the Administrative API. Studios are global: an app scope does not narrow them. */
-export function studioRoutes(api: FastifyInstance, ctx: AppContext): void {
+function studioRoutes(admin: FastifyInstance, ctx: AppContext): void {
+  const api = admin.withTypeProvider<TypeBoxTypeProvider>();
   const db = ctx.store.db;
-  api.post<{ Body: { id: string; name: string } }>(
+  api.post(
     '/studios',
     {
       schema: {
         tags,
         summary: 'Create a studio',
-        body: Type.Object({ id: IdString, name: Name }, { additionalProperties: false }),
+        body: StudioCreateBody,
         response: { 201: Studio, ...errors },
       },
     },
@@ -55,35 +52,32 @@ export function studioRoutes(api: FastifyInstance, ctx: AppContext): void {
     { schema: { tags, summary: 'List studios', response: { 200: Type.Array(Studio) } } },
     () => listStudios(db),
   );
-  api.get<{ Params: { id: string } }>(
+  api.get(
     '/studios/:id',
     { schema: { tags, summary: 'A studio', params: StudioParams, response: { 200: Studio, ...errors } } },
     (request) => getStudio(db, request.params.id),
   );
-  api.put<{ Params: { id: string }; Body: { name?: string; syncTargets?: string[] } }>(
+  api.put(
     '/studios/:id',
     {
       schema: {
         tags,
         summary: 'Rename a studio or set its sync targets (webhooks)',
         params: StudioParams,
-        body: Type.Object(
-          { name: Type.Optional(Name), syncTargets: Type.Optional(Type.Array(WebhookUrl, { maxItems: 20 })) },
-          { additionalProperties: false },
-        ),
+        body: StudioChangeBody,
         response: { 200: Studio, ...errors },
       },
     },
     (request) => changeStudio(db, request.params.id, request.body),
   );
-  api.delete<{ Params: { id: string }; Querystring: { force?: boolean } }>(
+  api.delete(
     '/studios/:id',
     {
       schema: {
         tags,
         summary: 'Delete a studio (with its rules only when forced)',
         params: StudioParams,
-        querystring: Type.Object({ force: Type.Optional(Type.Boolean()) }),
+        querystring: StudioDeleteQuery,
       },
     },
     async (request, reply) => {
@@ -92,24 +86,21 @@ export function studioRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  api.post<{ Params: { id: string }; Body: { name: string; scopes?: Scope[] } }>(
+  api.post(
     '/studios/:id/clients',
     {
       schema: {
         tags,
         summary: 'Create an API client; its secret is shown only in this answer',
         params: StudioParams,
-        body: Type.Object(
-          { name: Name, scopes: Type.Optional(Type.Array(Type.Enum(SCOPES), { minItems: 1 })) },
-          { additionalProperties: false },
-        ),
-        response: { 201: Type.Object({ ...Client.properties, clientSecret: Type.String() }), ...errors },
+        body: ClientCreateBody,
+        response: { 201: CreatedClient, ...errors },
       },
     },
     async (request, reply) =>
       reply.code(201).send(await createClient(db, request.params.id, request.body, ctx.now())),
   );
-  api.get<{ Params: { id: string } }>(
+  api.get(
     '/studios/:id/clients',
     {
       schema: {
@@ -121,13 +112,13 @@ export function studioRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
     (request) => listClients(db, request.params.id),
   );
-  api.delete<{ Params: { id: string; clientId: string } }>(
+  api.delete(
     '/studios/:id/clients/:clientId',
     {
       schema: {
         tags,
         summary: 'Revoke an API client and every token issued to it',
-        params: Type.Object({ id: IdString, clientId: Type.String() }),
+        params: ClientParams,
       },
     },
     async (request, reply) => {

@@ -3,7 +3,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ConflictError, NotFoundError } from '../http/errors.js';
 import { removeLinksOf } from '../links/service.js';
-import { hashSecret } from '../security/password-hash.js';
+import { studioHasRules } from '../rules/service.js';
+import { hashSecret, verifySecret } from '../security/password-hash.js';
 import { isMissingParent } from '../storage/constraint-errors.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
@@ -15,11 +16,12 @@ import {
   insertStudio,
   type StudioRow,
   selectClients,
+  selectCredential,
   selectStudio,
+  selectStudioIdsWithSyncTargets,
   selectStudios,
-  studioHasRules,
   updateStudio,
-} from './studio-repository.js';
+} from './repository.js';
 
 export const SCOPES = ['commercestudio.rules', 'commercestudio.rewrites'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -49,7 +51,7 @@ function toStudio(row: StudioRow): Studio {
 }
 
 /** A client as listed: never its secret or the secret's hash. */
-export function toClient(row: ClientRow): ApiClient {
+function toClient(row: ClientRow): ApiClient {
   return {
     clientId: row.client_id,
     studioId: row.studio_id,
@@ -91,6 +93,17 @@ export async function studioCreatedAt(db: Kysely<Database>, id: string): Promise
 /** Whether a studio exists (the host-label check of the Rules API). */
 export async function studioExists(db: Kysely<Database>, id: string): Promise<boolean> {
   return (await selectStudio(db, id)) !== undefined;
+}
+
+/** The webhook URLs a studio's rule changes go to; none when there is no such studio. */
+export async function syncTargetsOf(db: Kysely<Database>, id: string): Promise<string[]> {
+  const row = await selectStudio(db, id);
+  return row ? toStudio(row).syncTargets : [];
+}
+
+/** The ids of the studios that have sync targets (whose undelivered changes a restart resumes). */
+export function studiosWithSyncTargets(db: Kysely<Database>): Promise<string[]> {
+  return selectStudioIdsWithSyncTargets(db);
 }
 
 export async function changeStudio(
@@ -164,4 +177,31 @@ export async function deleteClient(db: Kysely<Database>, studioId: string, clien
   if (!(await deleteClientRow(db, studioId, clientId))) {
     throw new NotFoundError(`studio ${studioId} has no client ${clientId}`);
   }
+}
+
+/** A client with the incarnation of the very studio it belongs to: what a token binds to. */
+export interface ClientIdentity {
+  client: ApiClient;
+  /** Null only for studios created before incarnations existed. */
+  studioIncarnation: string | null;
+}
+
+/** The client and its studio's incarnation, by client id: one lookup by primary key. */
+export async function clientIdentity(
+  db: Kysely<Database>,
+  clientId: string,
+): Promise<ClientIdentity | undefined> {
+  const row = await selectCredential(db, clientId);
+  return row && { client: toClient(row), studioIncarnation: row.studio_incarnation };
+}
+
+/** The client whose id and secret these are, or undefined for an unknown client or a wrong secret. */
+export async function authenticateClient(
+  db: Kysely<Database>,
+  clientId: string,
+  clientSecret: string,
+): Promise<ClientIdentity | undefined> {
+  const row = await selectCredential(db, clientId);
+  if (!row || !(await verifySecret(clientSecret, row.secret_hash))) return undefined;
+  return { client: toClient(row), studioIncarnation: row.studio_incarnation };
 }

@@ -33,14 +33,10 @@ export async function updateStudio(
   await db.updateTable('studio').set(changes).where('id', '=', id).execute();
 }
 
-export async function studioHasRules(db: Kysely<Database>, id: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('rule')
-    .select('id')
-    .where('studio_id', '=', id)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+/** The ids of the studios that deliver their rules' changes to webhooks. */
+export async function selectStudioIdsWithSyncTargets(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db.selectFrom('studio').select('id').where('sync_targets', '!=', '[]').execute();
+  return rows.map((row) => row.id);
 }
 
 /** Removes a studio with its clients, rules and operations (the foreign keys cascade). */

@@ -1,20 +1,34 @@
 // `POST /oauth2/token`: the client-credentials grant, answering in OAuth2's
-// error format (RFC 6749 §5.2) rather than the common error body.
+// error format (RFC 6749 §5.2) rather than the common error body; and the oauth
+// area of the app.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { parseBasic } from '../http/admin-auth.js';
-import type { AppContext } from '../http/area.js';
+import type { Area } from '../http/area.js';
 import { unavailableError } from '../http/database-unavailable.js';
 import { AppError } from '../http/errors.js';
 import { FailureLimiter } from '../http/rate-limiter.js';
 import { textProblem } from '../http/well-formed-text.js';
-import { rulesRuntime } from './runtime.js';
-import { OAuthError } from './tokens.js';
+import { OAuthError, type OAuthErrorKind, type TokenService } from './token-service.js';
+
+/** The token endpoint of the app's token service (which the Rules API's bearer check shares). */
+export function oauthArea(tokens: TokenService): Area {
+  return { name: 'oauth', public: (app) => tokenRoutes(app, tokens) };
+}
+
+// RFC 6749 §5.2: a client that failed to authenticate gets 401, every other failure 400.
+const STATUS_OF: Record<OAuthErrorKind, number> = {
+  invalid_request: 400,
+  invalid_client: 401,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+};
 
 /** The token endpoint, in its own plugin: form bodies and OAuth2 errors stay inside it. */
-export async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { tokens } = rulesRuntime(ctx);
+async function tokenRoutes(app: FastifyInstance, tokens: TokenService): Promise<void> {
   const limiter = new FailureLimiter();
-  await app.register(async (oauth) => {
+  await app.register(async (plugin) => {
+    const oauth = plugin.withTypeProvider<TypeBoxTypeProvider>();
     oauth.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string' },
@@ -59,7 +73,7 @@ export async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promis
             limiter.recordFailure(request.ip);
             reply.header('www-authenticate', 'Basic realm="searchdeck"');
           }
-          return oauthError(reply, error.status, error.error, error.description);
+          return oauthError(reply, STATUS_OF[error.error], error.error, error.description);
         }
       },
     );

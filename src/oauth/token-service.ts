@@ -4,12 +4,17 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
-import { verifySecret } from '../security/password-hash.js';
 import { subkey } from '../security/subkey.js';
 import type { Database } from '../storage/schema.js';
+import {
+  type ApiClient,
+  authenticateClient,
+  clientIdentity,
+  SCOPES,
+  type Scope,
+  studioCreatedAt,
+} from '../studios/service.js';
 import { ExternalIssuer, type ExternalIssuerSettings, ExternalTokenError } from './external-issuer.js';
-import { type Credential, selectCredential } from './studio-repository.js';
-import { type ApiClient, SCOPES, type Scope, studioCreatedAt, toClient } from './studio-service.js';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
 const ISSUER = 'searchdeck';
@@ -22,23 +27,26 @@ export interface TokenClaims {
   scopes: Scope[];
 }
 
-/** Why a token request fails, in OAuth2's vocabulary (RFC 6749 §5.2). */
+/** The kinds of failed token request, in OAuth2's vocabulary (RFC 6749 §5.2). */
+export type OAuthErrorKind =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope';
+
+/** Why a token request fails; the token endpoint answers it with its status. */
 export class OAuthError extends Error {
   constructor(
-    readonly error: 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope',
+    readonly error: OAuthErrorKind,
     readonly description: string,
   ) {
     super(description);
-  }
-
-  get status(): number {
-    return this.error === 'invalid_client' ? 401 : 400;
   }
 }
 
 export class InvalidTokenError extends Error {}
 
-/** Issues and checks tokens; one per app, holding the signing key. */
+/** Issues and checks tokens; one per app (built with it), holding the signing key. */
 export class TokenService {
   private readonly key: Uint8Array;
   private readonly external: ExternalIssuer | undefined;
@@ -63,18 +71,16 @@ export class TokenService {
     if (grantType !== 'client_credentials') {
       throw new OAuthError('unsupported_grant_type', 'only grant_type=client_credentials is supported');
     }
-    const row = await selectCredential(this.db, credentials.clientId);
-    if (!row || !(await verifySecret(credentials.clientSecret, row.secret_hash))) {
-      throw new OAuthError('invalid_client', 'unknown client or wrong secret');
-    }
-    const client = toClient(row);
+    const identity = await authenticateClient(this.db, credentials.clientId, credentials.clientSecret);
+    if (!identity) throw new OAuthError('invalid_client', 'unknown client or wrong secret');
+    const { client, studioIncarnation } = identity;
     const scopes = grantedScopes(client, scope);
     const issuedAt = Math.floor(this.now().getTime() / 1000);
     const accessToken = await new SignJWT({
       studio_id: client.studioId,
       scope: scopes.join(' '),
       // The studio as it was created this time: one created again under its id has another.
-      ...(row.studio_incarnation === null ? {} : { studio_incarnation: row.studio_incarnation }),
+      ...(studioIncarnation === null ? {} : { studio_incarnation: studioIncarnation }),
     })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(ISSUER)
@@ -144,13 +150,16 @@ export class TokenService {
    * has a new incarnation, so nothing created after a delete accepts a token from before it.
    */
   private async issuedTo(payload: Record<string, unknown>): Promise<ApiClient | undefined> {
-    const row: Credential | undefined = await selectCredential(this.db, String(payload.sub));
-    if (!row || row.studio_id !== payload.studio_id) return undefined;
+    const identity = await clientIdentity(this.db, String(payload.sub));
+    if (!identity || identity.client.studioId !== payload.studio_id) return undefined;
     // Tokens issued before studios had incarnations carry none; their client's id still binds them.
-    if (payload.studio_incarnation !== undefined && payload.studio_incarnation !== row.studio_incarnation) {
+    if (
+      payload.studio_incarnation !== undefined &&
+      payload.studio_incarnation !== identity.studioIncarnation
+    ) {
       return undefined;
     }
-    return toClient(row);
+    return identity.client;
   }
 }
 

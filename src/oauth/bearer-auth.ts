@@ -4,23 +4,29 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
 import { hostLabel } from '../http/host-label.js';
+import type { Actor } from '../rules/service.js';
 import type { Database } from '../storage/schema.js';
-import type { Actor } from './service.js';
-import { studioExists } from './studio-service.js';
-import { InvalidTokenError, type TokenService } from './tokens.js';
+import { studioExists } from '../studios/service.js';
+import { InvalidTokenError, type TokenService } from './token-service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The studio and client a request of the Rules API acts as; null before `requireBearer`. */
+    actor: Actor | null;
+  }
+}
 
 const RULES_SCOPE = 'commercestudio.rules';
-const actors = new WeakMap<FastifyRequest, Actor>();
 
 /** The studio and client a request of the Rules API acts as (set by `requireBearer`). */
 export function actorOf(request: FastifyRequest): Actor {
-  const actor = actors.get(request);
-  if (!actor) throw new Error('requireBearer did not run for this route');
-  return actor;
+  if (!request.actor) throw new Error('requireBearer did not run for this route');
+  return request.actor;
 }
 
 /** Requires a bearer token on every route of the (encapsulated) instance. */
 export function requireBearer(app: FastifyInstance, db: Kysely<Database>, tokens: TokenService): void {
+  if (!app.hasRequestDecorator('actor')) app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request) => {
     const header = request.headers.authorization;
     if (!header || !/^bearer /i.test(header)) {
@@ -43,6 +49,6 @@ export function requireBearer(app: FastifyInstance, db: Kysely<Database>, tokens
     if (label !== undefined && label !== claims.studioId && (await studioExists(db, label))) {
       throw new ForbiddenError(`the token is not for studio ${label}`);
     }
-    actors.set(request, { studioId: claims.studioId, clientName: claims.clientName });
+    request.actor = { studioId: claims.studioId, clientName: claims.clientName };
   });
 }

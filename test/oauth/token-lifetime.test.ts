@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { adminAuth, build, buildNodes, engines, skipReason } from '../helpers/app.js';
-import { type StudioAccess, studioWithToken } from './api.js';
+import { type StudioAccess, studioWithToken } from '../rules/api.js';
 
 const rule = { type: 'redirect', name: 'Go', url: 'https://shop.example.com/sale' };
 
