@@ -1,22 +1,19 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type Area, appScope } from '../http/area.js';
-import { adminErrors } from '../http/schemas.js';
+import { adminErrors, ErrorBodySchema, sharedRef } from '../http/schemas.js';
 import { SecretBox } from '../security/secret-box.js';
 import { ClusterCheckError } from './errors.js';
 import {
   ClusterNodeSchema,
   ClusterStatusSchema,
   DeleteQuery,
-  type DeleteQueryType,
   IdParams,
-  type IdParamsType,
   NewSearchClusterBody,
   SearchClusterBody,
-  type SearchClusterInput,
   SearchClusterSchema,
   ValidateQuery,
-  type ValidateQueryType,
 } from './schemas.js';
 import {
   clusterNodes,
@@ -29,8 +26,8 @@ import {
 } from './service.js';
 
 const tags = ['search clusters'];
-const Cluster = Type.Ref('SearchCluster');
-const clusterErrors = { ...adminErrors, 409: Type.Ref('ErrorBody') };
+const Cluster = sharedRef(SearchClusterSchema);
+const clusterErrors = { ...adminErrors, 409: sharedRef(ErrorBodySchema) };
 
 /** Search-cluster definitions: how searchdeck reaches existing Solr clusters, checked for real. */
 export const clustersArea: Area = {
@@ -42,7 +39,8 @@ export const clustersArea: Area = {
     ClusterStatusSchema,
     ClusterNodeSchema,
   ],
-  admin(api: FastifyInstance, ctx) {
+  admin(untyped: FastifyInstance, ctx) {
+    const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
     const db = ctx.store.db;
     const box = new SecretBox(ctx.secretKey);
 
@@ -58,14 +56,14 @@ export const clustersArea: Area = {
       async (request) => listClusters(db, { app: appScope(request) }),
     );
 
-    api.post<{ Body: SearchClusterInput & { id: string }; Querystring: ValidateQueryType }>(
+    api.post(
       '/searchCluster',
       {
         schema: {
           tags,
           summary: 'Create a search-cluster definition (in an app: also puts it in the app context)',
           querystring: ValidateQuery,
-          body: Type.Ref('NewSearchClusterBody'),
+          body: sharedRef(NewSearchClusterBody),
           response: { 200: Cluster, ...clusterErrors },
         },
       },
@@ -81,7 +79,7 @@ export const clustersArea: Area = {
         ),
     );
 
-    api.get<{ Params: IdParamsType }>(
+    api.get(
       '/searchCluster/:id',
       {
         schema: {
@@ -94,7 +92,7 @@ export const clustersArea: Area = {
       async (request) => getCluster(db, request.params.id, { app: appScope(request) }),
     );
 
-    api.put<{ Params: IdParamsType; Body: SearchClusterInput; Querystring: ValidateQueryType }>(
+    api.put(
       '/searchCluster/:id',
       {
         schema: {
@@ -102,7 +100,7 @@ export const clustersArea: Area = {
           summary: 'Create or replace a search-cluster definition; an absent or masked secret is kept',
           params: IdParams,
           querystring: ValidateQuery,
-          body: Type.Ref('SearchClusterBody'),
+          body: sharedRef(SearchClusterBody),
           response: { 200: Cluster, ...clusterErrors },
         },
       },
@@ -118,7 +116,7 @@ export const clustersArea: Area = {
         ),
     );
 
-    api.delete<{ Params: IdParamsType; Querystring: DeleteQueryType }>(
+    api.delete(
       '/searchCluster/:id',
       {
         schema: {
@@ -131,18 +129,18 @@ export const clustersArea: Area = {
       },
       async (request, reply) => {
         await deleteCluster(db, request.params.id, { force: request.query.force, app: appScope(request) });
-        return reply.code(204).send();
+        return reply.code(204).send(null);
       },
     );
 
-    api.get<{ Params: IdParamsType }>(
+    api.get(
       '/searchCluster/:id/nodes',
       {
         schema: {
           tags,
           summary: 'The live Solr nodes as the cluster reports them now',
           params: IdParams,
-          response: { 200: Type.Array(Type.Ref('SearchClusterNode')), ...adminErrors },
+          response: { 200: Type.Array(sharedRef(ClusterNodeSchema)), ...adminErrors },
         },
       },
       async (request) =>
@@ -153,14 +151,14 @@ export const clustersArea: Area = {
         ),
     );
 
-    api.get<{ Params: IdParamsType }>(
+    api.get(
       '/searchCluster/:id/status',
       {
         schema: {
           tags,
           summary: 'Run the connectivity check now (a failed check answers 400 with details.steps)',
           params: IdParams,
-          response: { 200: Type.Ref('SearchClusterStatus'), ...adminErrors },
+          response: { 200: sharedRef(ClusterStatusSchema), ...adminErrors },
         },
       },
       async (request) =>

@@ -174,8 +174,5 @@ export const DeleteQuery = Type.Object({
 });
 
 export type SearchClusterInput = Static<typeof SearchClusterBody>;
-export type IdParamsType = Static<typeof IdParams>;
-export type ValidateQueryType = Static<typeof ValidateQuery>;
-export type DeleteQueryType = Static<typeof DeleteQuery>;
 export type AuthConfigInput = Static<typeof AuthConfigInput>;
 export type AuthType = (typeof authTypes)[number];

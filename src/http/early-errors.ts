@@ -7,8 +7,9 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { commonHeaderLines, setCommonHeaders } from './common-headers.js';
-import { type ErrorBody, sendError } from './error-handler.js';
+import { sendError } from './error-handler.js';
 import { type ErrorCode, errorCodes } from './errors.js';
+import type { ErrorBody } from './schemas.js';
 
 /** Fastify's `frameworkErrors`: router errors in the common error body. */
 export function answerFrameworkError(

@@ -1,20 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unavailableError } from './database-unavailable.js';
-import { AppError, type ErrorCode, errorCodes, type FieldError } from './errors.js';
-import { fieldName } from './field-name.js';
-
-export interface ErrorBody {
-  timestamp: string;
-  status: number;
-  error: string;
-  message: string;
-  path: string;
-  code: ErrorCode;
-  errors?: FieldError[];
-  details?: Record<string, unknown>;
-  requestId?: string;
-}
+import { AppError, type ErrorCode, errorCodes } from './errors.js';
+import type { ErrorBody, FieldError } from './schemas.js';
+import { fieldErrors } from './validation-errors.js';
 
 /** Writes the common error body: the one shape every error of every interface has. */
 export function sendError(
@@ -49,7 +38,7 @@ export function installErrorHandling(app: FastifyInstance, allowedMethods: (url:
       return sendError(request, reply, error.code, error.message, error);
     }
     if (error.validation) {
-      const errors = error.validation.map((issue) => fieldError(issue, error.validationContext));
+      const errors = fieldErrors(error.validation, { whole: error.validationContext ?? 'body' });
       const code = error.validationContext === 'body' ? 'invalid-body' : 'invalid-parameter';
       return sendError(request, reply, code, errors.map((e) => e.message).join('; '), { errors });
     }
@@ -105,56 +94,4 @@ function byteSize(bytes: number): string {
   if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
   if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   return `${bytes} bytes`;
-}
-
-interface ValidationIssue {
-  instancePath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-  message?: string | undefined;
-}
-
-function fieldError(issue: ValidationIssue, context: string | undefined): FieldError {
-  let field = fieldName(issue.instancePath);
-  if (issue.keyword === 'required') field = joinField(field, String(issue.params.missingProperty));
-  if (issue.keyword === 'additionalProperties')
-    field = joinField(field, String(issue.params.additionalProperty));
-  const name = field || context || 'body';
-  return { field: name, message: `${name} ${describeIssue(issue)}` };
-}
-
-function joinField(parent: string, child: string): string {
-  return parent ? `${parent}.${child}` : child;
-}
-
-function describeIssue(issue: ValidationIssue): string {
-  const p = issue.params;
-  switch (issue.keyword) {
-    case 'required':
-      return 'is required';
-    case 'additionalProperties':
-      return 'is not a known field';
-    case 'enum':
-      return `must be one of ${(p.allowedValues as unknown[]).join(', ')}`;
-    case 'type':
-      return `must be ${p.type === 'integer' ? 'an integer' : `a ${String(p.type)}`}`;
-    case 'minimum':
-      return `must be ≥ ${String(p.limit)}`;
-    case 'maximum':
-      return `must be ≤ ${String(p.limit)}`;
-    case 'minLength':
-      return Number(p.limit) === 1
-        ? 'must not be empty'
-        : `must be at least ${String(p.limit)} characters long`;
-    case 'maxLength':
-      return `must be at most ${String(p.limit)} characters long`;
-    case 'maxItems':
-      return `must have at most ${String(p.limit)} items`;
-    case 'minItems':
-      return `must have at least ${String(p.limit)} items`;
-    case 'format':
-      return `must be a valid ${String(p.format)}`;
-    default:
-      return issue.message ?? 'is invalid';
-  }
 }

@@ -1,3 +1,5 @@
+import type { FieldError } from './schemas.js';
+
 /**
  * The closed list of machine-readable error codes, each with its HTTP status.
  * Every error answer of every interface carries one of these (docs/errors.md).
@@ -29,10 +31,7 @@ export const errorCodes = {
 
 export type ErrorCode = keyof typeof errorCodes;
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
+export type { FieldError };
 
 export interface AppErrorOptions {
   errors?: FieldError[];

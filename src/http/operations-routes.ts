@@ -1,15 +1,18 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { Type } from 'typebox';
 import type { Store } from '../storage/database.js';
 import { isMigrated } from '../storage/migrate.js';
 import { sendError } from './error-handler.js';
+import { ErrorBodySchema, sharedRef } from './schemas.js';
 
 const tags = ['operations'];
 const Status = Type.Object({ status: Type.String() });
 
 /** `/health` (the process answers) and `/ready` (database reachable, migrations applied); no credential. */
-export function healthRoutes(app: FastifyInstance, store: Store): void {
+export function healthRoutes(untyped: FastifyInstance, store: Store): void {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/health',
     { schema: { tags, summary: 'The process is alive', response: { 200: Status } } },
@@ -21,10 +24,11 @@ export function healthRoutes(app: FastifyInstance, store: Store): void {
       schema: {
         tags,
         summary: 'The database answers and every migration is applied',
-        response: { 200: Status, 503: Type.Ref('ErrorBody') },
+        response: { 200: Status, 503: sharedRef(ErrorBodySchema) },
       },
     },
     async (request, reply) => {
+      // Readiness asks storage directly: there is no domain behind it.
       const ready = await isMigrated(store).catch(() => false);
       if (!ready)
         return sendError(request, reply, 'not-ready', 'the database is unreachable or not migrated');

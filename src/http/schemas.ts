@@ -1,4 +1,5 @@
-import { Type } from 'typebox';
+import { type Static, type TSchema, type TUnsafe, Type } from 'typebox';
+import { type ErrorCode, errorCodes } from './errors.js';
 
 /**
  * Ids of clusters, studios, apps, instances: letters, digits, `-`, `_`, `.`; not `.` or `..`,
@@ -9,7 +10,12 @@ export const ID_PATTERN = '^(?!\\.{1,2}$)[A-Za-z0-9._-]+$';
 
 export const IdString = Type.String({ minLength: 1, maxLength: 128, pattern: ID_PATTERN });
 
-/** The common error body, for the OpenAPI document. */
+/** One problem with a request, `field` in dotted form (`pinnedValues[0].position`). */
+export const FieldErrorSchema = Type.Object({ field: Type.String(), message: Type.String() });
+
+export type FieldError = Static<typeof FieldErrorSchema>;
+
+/** The common error body: the one shape every error of every interface has. */
 export const ErrorBodySchema = Type.Object(
   {
     timestamp: Type.String(),
@@ -17,17 +23,31 @@ export const ErrorBodySchema = Type.Object(
     error: Type.String(),
     message: Type.String(),
     path: Type.String(),
-    code: Type.String(),
-    errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    // The closed list of codes, so that the OpenAPI document names every one.
+    code: Type.Enum(Object.keys(errorCodes) as ErrorCode[]),
+    errors: Type.Optional(Type.Array(FieldErrorSchema)),
     details: Type.Optional(Type.Object({}, { additionalProperties: true })),
     requestId: Type.Optional(Type.String()),
   },
   { $id: 'ErrorBody' },
 );
 
+export type ErrorBody = Static<typeof ErrorBodySchema>;
+
+/**
+ * A reference to a shared schema (one added with its `$id`) that keeps the schema's type, so
+ * a route that names it in its body or reply gets the type from it. A bare `Type.Ref` is
+ * `unknown` to the type provider.
+ */
+export function sharedRef<T extends TSchema>(schema: T): TUnsafe<Static<T>> {
+  const id = (schema as { $id?: unknown }).$id;
+  if (typeof id !== 'string') throw new Error('a shared schema needs an $id');
+  return Type.Unsafe<Static<T>>(Type.Ref(id));
+}
+
 /** Standard error answers of the Administrative API, for the OpenAPI document. */
 export const adminErrors = {
-  400: Type.Ref('ErrorBody'),
-  401: Type.Ref('ErrorBody'),
-  404: Type.Ref('ErrorBody'),
+  400: sharedRef(ErrorBodySchema),
+  401: sharedRef(ErrorBodySchema),
+  404: sharedRef(ErrorBodySchema),
 };

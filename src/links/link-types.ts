@@ -1,5 +1,3 @@
-import { ValidationError } from '../http/errors.js';
-
 export const linkTypes = [
   'dependsOn',
   'supports',
@@ -41,26 +39,16 @@ export function isStoredDirection(linkType: LinkType): boolean {
   return storedTypes.has(linkType);
 }
 
-/** Where a value came from, for the error code of a bad one. */
-export type InputSource = 'query' | 'body';
-
-export function errorCodeFor(source: InputSource): 'invalid-parameter' | 'invalid-body' {
-  return source === 'query' ? 'invalid-parameter' : 'invalid-body';
+/**
+ * The link type as the service knows it, for one written in any case (`DEPENDSON`): the API
+ * has always taken link types case-insensitively; the schemas then check the closed list.
+ */
+export function canonicalLinkType(value: string): LinkType | undefined {
+  return byLowerCase.get(value.toLowerCase());
 }
 
-/** Reads a link type case-insensitively; anything else is a 400 naming the field. */
-export function parseLinkType(value: string, source: InputSource): LinkType {
-  const type = byLowerCase.get(value.toLowerCase());
-  if (!type) {
-    throw new ValidationError(
-      [{ field: 'linkType', message: `linkType must be one of ${linkTypes.join(', ')}` }],
-      errorCodeFor(source),
-    );
-  }
-  return type;
-}
-
-/** A query filter value: absent or `*` means any. */
-export function parseLinkTypeFilter(value: string | undefined): LinkType | undefined {
-  return value === undefined || value === '*' ? undefined : parseLinkType(value, 'query');
+/** When a self link is not one (its object differs from its subject), the field error saying so. */
+export function selfLinkProblem(link: { subject: string; object: string; linkType: LinkType }) {
+  if (link.linkType !== 'self' || link.subject === link.object) return undefined;
+  return { field: 'object', message: 'a self link needs object equal to subject' };
 }

@@ -1,29 +1,24 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type Area, appScope } from '../http/area.js';
-import { adminErrors } from '../http/schemas.js';
-import {
-  DeleteQuery,
-  DirectedQuery,
-  type DirectedQueryType,
-  type LinkBody,
-  LinkFilterQuery,
-  LinkSchema,
-  ListQuery,
-  type ListQueryType,
-} from './schemas.js';
-import { checkLinks, deleteLink, directedLinks, listLinks, listTransitive, putLink } from './service.js';
+import { adminErrors, sharedRef } from '../http/schemas.js';
+import { canonicalLinkType } from './link-types.js';
+import { DeleteQuery, DirectedQuery, LinkFilterQuery, LinkSchema, ListQuery } from './schemas.js';
+import { checkLinks, deleteLink, directedLinks, findLinks, putLink } from './service.js';
 
 const tags = ['links'];
-const LinkList = Type.Array(Type.Ref('Link'));
+const Link = sharedRef(LinkSchema);
+const LinkList = Type.Array(Link);
 
 /** The Links API: the link graph between platform objects. */
 export const linksArea: Area = {
   name: 'links',
   schemas: [LinkSchema],
-  admin(api: FastifyInstance, ctx) {
+  admin(untyped: FastifyInstance, ctx) {
+    const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
     const db = ctx.store.db;
-    api.get<{ Querystring: Record<string, string | undefined> }>(
+    api.get(
       '/links/check',
       {
         schema: {
@@ -32,11 +27,12 @@ export const linksArea: Area = {
           querystring: LinkFilterQuery,
           response: { 200: Type.Boolean(), ...adminErrors },
         },
+        preValidation: linkTypeInAnyCase('query'),
       },
       async (request) => checkLinks(db, request.query, appScope(request)),
     );
 
-    api.get<{ Querystring: ListQueryType }>(
+    api.get(
       '/links',
       {
         schema: {
@@ -45,15 +41,15 @@ export const linksArea: Area = {
           querystring: ListQuery,
           response: { 200: LinkList, ...adminErrors },
         },
+        preValidation: linkTypeInAnyCase('query'),
       },
       async (request) => {
         const { transitive, limit, offset, ...filter } = request.query;
-        const list = transitive ? listTransitive : listLinks;
-        return list(db, filter, { limit, offset }, appScope(request));
+        return findLinks(db, filter, { transitive, page: { limit, offset } }, appScope(request));
       },
     );
 
-    api.get<{ Querystring: DirectedQueryType }>(
+    api.get(
       '/links/directed',
       {
         schema: {
@@ -70,22 +66,26 @@ export const linksArea: Area = {
     );
 
     for (const method of ['PUT', 'POST'] as const) {
-      api.route<{ Body: LinkBody }>({
+      api.route({
         method,
         url: '/links',
         schema: {
           tags,
           summary: method === 'PUT' ? 'Create a link (idempotent)' : 'Create a link (synonym of PUT)',
-          body: Type.Ref('Link'),
-          response: { 200: Type.Ref('Link'), ...adminErrors },
+          body: Link,
+          response: { 200: Link, ...adminErrors },
         },
+        preValidation: linkTypeInAnyCase('body'),
         handler: async (request) => putLink(db, request.body, ctx.now(), appScope(request)),
       });
     }
 
-    api.delete<{ Querystring: { subject: string; object: string; linkType: string } }>(
+    api.delete(
       '/links',
-      { schema: { tags, summary: 'Delete a link (either direction)', querystring: DeleteQuery } },
+      {
+        schema: { tags, summary: 'Delete a link (either direction)', querystring: DeleteQuery },
+        preValidation: linkTypeInAnyCase('query'),
+      },
       async (request, reply) => {
         await deleteLink(db, request.query, appScope(request));
         return reply.code(204).send();
@@ -93,3 +93,14 @@ export const linksArea: Area = {
     );
   },
 };
+
+/** Writes a `linkType` given in any case in camelCase, so that the schema's enum checks it. */
+function linkTypeInAnyCase(part: 'query' | 'body') {
+  return async (request: FastifyRequest): Promise<void> => {
+    const input = request[part];
+    if (typeof input !== 'object' || input === null || !('linkType' in input)) return;
+    const given = (input as { linkType: unknown }).linkType;
+    if (typeof given === 'string')
+      (input as { linkType: string }).linkType = canonicalLinkType(given) ?? given;
+  };
+}

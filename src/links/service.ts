@@ -2,15 +2,7 @@ import type { Kysely } from 'kysely';
 import { NotFoundError, ValidationError } from '../http/errors.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
-import {
-  errorCodeFor,
-  type InputSource,
-  isStoredDirection,
-  type LinkType,
-  parseLinkType,
-  parseLinkTypeFilter,
-  reverseOf,
-} from './link-types.js';
+import { isStoredDirection, type LinkType, reverseOf, selfLinkProblem } from './link-types.js';
 import {
   anyLink,
   deleteLinksTouching,
@@ -29,10 +21,11 @@ export interface Link {
   createdAt: string;
 }
 
+/** Which links to find; an absent or `*` member matches any. */
 export interface LinkFilter {
   subject?: string | undefined;
   object?: string | undefined;
-  linkType?: string | undefined;
+  linkType?: LinkType | '*' | undefined;
 }
 
 export interface Page {
@@ -48,8 +41,8 @@ export function appObject(app: string | undefined): string | undefined {
 const MAX_DEPTH = 100;
 const FRONTIER_CHUNK = 500;
 
-function wildcard(value: string | undefined): string | undefined {
-  return value === undefined || value === '*' ? undefined : value;
+function wildcard<T extends string>(value: T | '*' | undefined): T | undefined {
+  return value === undefined || value === '*' ? undefined : (value as T);
 }
 
 /**
@@ -59,7 +52,7 @@ function wildcard(value: string | undefined): string | undefined {
 function selectionsFor(filter: LinkFilter): RowSelection[] {
   const subject = wildcard(filter.subject);
   const object = wildcard(filter.object);
-  const linkType = parseLinkTypeFilter(filter.linkType);
+  const linkType = wildcard(filter.linkType);
   if (subject === undefined && object === undefined && linkType === undefined) {
     return [{ reverse: false, asGiven: true }];
   }
@@ -108,7 +101,7 @@ export async function listTransitive(
   app?: string,
 ): Promise<Link[]> {
   const subject = wildcard(filter.subject);
-  const linkType = parseLinkTypeFilter(filter.linkType);
+  const linkType = wildcard(filter.linkType);
   const missing = [
     ...(subject === undefined
       ? [{ field: 'subject', message: 'subject is required when transitive=true' }]
@@ -149,6 +142,17 @@ async function neighbours(db: Kysely<Database>, subjects: string[], linkType: Li
   return pages.flat();
 }
 
+/** The links a listing asks for: those matching the filter, or (`transitive`) all it reaches. */
+export function findLinks(
+  db: Kysely<Database>,
+  filter: LinkFilter,
+  options: { transitive: boolean; page: Page },
+  app?: string,
+): Promise<Link[]> {
+  const find = options.transitive ? listTransitive : listLinks;
+  return find(db, filter, options.page, app);
+}
+
 /** Outgoing links of a resource; `exclusive` keeps those whose object nothing else owns. */
 export async function directedLinks(
   db: Kysely<Database>,
@@ -168,7 +172,7 @@ export async function directedLinks(
 export interface NewLink {
   subject: string;
   object: string;
-  linkType: string;
+  linkType: LinkType;
   originator?: string | undefined;
 }
 
@@ -178,23 +182,14 @@ function storedKey(subject: string, object: string, linkType: LinkType) {
   return { subject: object, object: subject, link_type: reverseOf(linkType)!, reversed: true };
 }
 
-function validateLink(link: NewLink, source: InputSource): LinkType {
-  const linkType = parseLinkType(link.linkType, source);
-  if (linkType === 'self' && link.subject !== link.object) {
-    throw new ValidationError(
-      [{ field: 'object', message: 'a self link needs object equal to subject' }],
-      errorCodeFor(source),
-    );
-  }
-  return linkType;
-}
-
 /**
  * Creates a relationship unless it exists (in either direction); answers it as asked for,
  * with the stored originator and creation time. In an app's scope both ends also join the app.
  */
 export async function putLink(db: Kysely<Database>, link: NewLink, now: Date, app?: string): Promise<Link> {
-  const linkType = validateLink(link, 'body');
+  const problem = selfLinkProblem(link);
+  if (problem) throw new ValidationError([problem]);
+  const { linkType } = link;
   return inTransaction(db, async (trx) => {
     const key = storedKey(link.subject, link.object, linkType);
     const stored = await insertLink(trx, {
@@ -231,7 +226,9 @@ export async function putLink(db: Kysely<Database>, link: NewLink, now: Date, ap
 
 /** Deletes a relationship through either of its directions; 404 when there is none. */
 export async function deleteLink(db: Kysely<Database>, link: NewLink, app?: string): Promise<void> {
-  const linkType = validateLink(link, 'query');
+  const problem = selfLinkProblem(link);
+  if (problem) throw new ValidationError([problem], 'invalid-parameter');
+  const { linkType } = link;
   const visible = await checkLinks(db, link, app);
   const key = storedKey(link.subject, link.object, linkType);
   if (!visible || !(await deleteStoredLink(db, key))) {

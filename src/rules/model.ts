@@ -1,5 +1,6 @@
 // Domain types of the rules area and the facts derived from them.
 
+import type { FieldError } from '../http/schemas.js';
 import { sameContent } from './canonical.js';
 import type {
   BannerContent,
@@ -44,11 +45,7 @@ export type RuleIdentity = Pick<Rule, 'externalId' | 'contentType'> & { type: Ru
 
 export type PublishState = 'DRAFT' | 'PUBLISHED' | 'PUBLISHED_WITH_DRAFT_EDITS';
 
-/** One problem with a request, `field` in dotted form (`pinnedValues[0].position`). */
-export interface FieldError {
-  field: string;
-  message: string;
-}
+export type { FieldError };
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 

@@ -1,24 +1,14 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import { storeAdminHash, storedAdminHash, storeFirstAdminHash } from './admin-repository.js';
 import { hashSecret, verifySecret } from './password-hash.js';
 
-const SETTING = 'admin_password_hash';
 export const ADMIN_USER = 'admin';
 
 /** Stores a new admin password (only its hash). */
 export async function setAdminPassword(db: Kysely<Database>, password: string): Promise<void> {
-  const value = await hashSecret(password);
-  await db
-    .insertInto('setting')
-    .values({ name: SETTING, value })
-    .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
-    .execute();
-}
-
-async function storedHash(db: Kysely<Database>): Promise<string | undefined> {
-  const row = await db.selectFrom('setting').select('value').where('name', '=', SETTING).executeTakeFirst();
-  return row?.value;
+  await storeAdminHash(db, await hashSecret(password));
 }
 
 /**
@@ -30,7 +20,7 @@ export async function ensureAdminPassword(
   db: Kysely<Database>,
   configured: string | undefined,
 ): Promise<{ generated?: string }> {
-  const stored = await storedHash(db);
+  const stored = await storedAdminHash(db);
   if (configured) {
     if (!stored || !(await verifySecret(configured, stored))) await setAdminPassword(db, configured);
     return {};
@@ -38,12 +28,8 @@ export async function ensureAdminPassword(
   if (stored) return {};
   const generated = randomBytes(18).toString('base64url');
   // Two nodes starting together on a fresh database: only the first insert wins.
-  await db
-    .insertInto('setting')
-    .values({ name: SETTING, value: await hashSecret(generated) })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const winner = await storedHash(db);
+  await storeFirstAdminHash(db, await hashSecret(generated));
+  const winner = await storedAdminHash(db);
   return winner && (await verifySecret(generated, winner)) ? { generated } : {};
 }
 
@@ -77,7 +63,7 @@ export class AdminVerifier {
   private async currentHash(): Promise<string | undefined> {
     const now = Date.now();
     if (now - this.hash.readAt > this.refreshMs)
-      this.hash = { value: await storedHash(this.db), readAt: now };
+      this.hash = { value: await storedAdminHash(this.db), readAt: now };
     return this.hash.value;
   }
 }

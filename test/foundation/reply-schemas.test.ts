@@ -1,0 +1,242 @@
+// Every route's 2xx answer matches the response schema the OpenAPI document gives it: one
+// sample request per route, on data seeded through the API. A schema that says less or
+// otherwise than the handler answers would mislead clients and the serializer alike.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { Ajv, type ValidateFunction } from 'ajv';
+import formats from 'ajv-formats';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { createRule, type StudioAccess, tokenFor } from '../rules/api.js';
+import { createInstance } from '../typeahead/helpers.js';
+
+type Schema = Record<string, unknown>;
+
+interface Operation {
+  responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+}
+
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema> };
+}
+
+interface Seeded {
+  access: StudioAccess;
+  embed: string;
+  clusterId: string;
+  bulkOperationId: string;
+}
+
+const RULE = { type: 'blockList', name: 'r', fieldName: 'brand', fieldValues: ['x'] };
+// Nothing listens on port 1: no check is run here, and one that were would fail at once.
+const CLUSTER = { connectString: '127.0.0.1:1', zkConnectTimeout: 100 };
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+// Their 2xx answer needs a live Solr cluster; the cluster tests cover them with one.
+const NEEDS_A_CLUSTER = ['/searchCluster/{id}/status', '/searchCluster/{id}/nodes'];
+
+async function admin(app: FastifyInstance, method: 'POST' | 'PUT', url: string, payload: object) {
+  const answer = await app.inject({ method, url, headers: { authorization: adminAuth }, payload });
+  assert.ok(answer.statusCode < 300, `${method} ${url} → ${answer.statusCode} ${answer.body}`);
+  return answer.json();
+}
+
+/** A studio in the app's context with a client and token, an instance, a cluster, a bulk run. */
+async function seed(app: FastifyInstance): Promise<Seeded> {
+  await admin(app, 'POST', '/api/apps/shop/studios', { id: 'acme', name: 'Acme' });
+  const client = await admin(app, 'POST', '/api/studios/acme/clients', { name: 'ci' });
+  const token = await tokenFor(app, client.clientId, client.clientSecret);
+  const access: StudioAccess = {
+    studioId: 'acme',
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    token,
+    headers: { authorization: `Bearer ${token}` },
+  };
+  const instance = await createInstance(app, { id: 'shop' });
+  await admin(app, 'POST', '/api/apps/shop/searchCluster', { id: 'c1', ...CLUSTER });
+  const bulk = await app.inject({
+    method: 'POST',
+    url: '/em-rules/bulk',
+    headers: access.headers,
+    payload: { create: [RULE] },
+  });
+  assert.equal(bulk.statusCode, 202, bulk.body);
+  return {
+    access,
+    embed: `Embed ${instance.embedToken}`,
+    clusterId: 'c1',
+    bulkOperationId: bulk.json().operationId,
+  };
+}
+
+/**
+ * The sample request of one operation. `scope` tells the app-scoped copy of a route from the
+ * root one, so that each creates and deletes its own records.
+ */
+async function sampleFor(
+  app: FastifyInstance,
+  seeded: Seeded,
+  method: string,
+  template: string,
+): Promise<InjectOptions> {
+  const scope = template.startsWith('/api/apps/') ? 'app' : 'root';
+  const path = template.replace(/^\/api\/apps\/\{app\}/, '/api').replace(/^\/studios\/\{studioId\}/, '');
+  let url = template.replace('{app}', 'shop').replace('{studioId}', seeded.access.studioId);
+  const headers: Record<string, string> = { authorization: credentialFor(path, seeded) };
+  let payload: unknown;
+  const key = `${method.toUpperCase()} ${path}`;
+
+  if (path.startsWith('/em-rules/{id}')) {
+    const rule = await createRule(app, seeded.access, RULE);
+    const post = (action: string) =>
+      app.inject({ method: 'POST', url: `/em-rules/${rule.id}/${action}`, headers: seeded.access.headers });
+    if (path.endsWith('/unpublish') || path.endsWith('/restore')) await post('publish');
+    if (path.endsWith('/restore')) {
+      await app.inject({ method: 'DELETE', url: `/em-rules/${rule.id}`, headers: seeded.access.headers });
+    }
+    url = url.replace('{id}', rule.id);
+    if (method === 'put') payload = RULE;
+  }
+  url = url.replace('{operationId}', seeded.bulkOperationId);
+  if (path.startsWith('/api/searchCluster')) {
+    url = url.replace('{id}', method === 'delete' ? `c-${scope}` : seeded.clusterId);
+  }
+  if (path.startsWith('/api/typeahead/instances')) {
+    // Deleting or rotating the token of the instance whose token the suggestions use would end the run.
+    const own = key === 'DELETE /api/typeahead/instances/{id}' || path.endsWith('/embed-token');
+    url = url.replace('{id}', own ? `t-${scope}` : 'shop');
+  }
+  if (path.startsWith('/api/studios/{id}')) {
+    // The run's own studio stays; the one deleted is the one this scope created.
+    url = url.replace('{id}', key === 'DELETE /api/studios/{id}' ? `s-${scope}` : seeded.access.studioId);
+  }
+  if (path.includes('{clientId}')) {
+    const spare = await admin(app, 'POST', `/api/studios/${seeded.access.studioId}/clients`, {
+      name: 'spare',
+    });
+    url = url.replace('{clientId}', spare.clientId);
+  }
+
+  const link = { subject: `a-${scope}`, object: `b-${scope}`, linkType: 'dependsOn' };
+  const bodies: Record<string, unknown> = {
+    'POST /api/searchCluster': { id: `c-${scope}`, ...CLUSTER },
+    'PUT /api/searchCluster/{id}': CLUSTER,
+    'PUT /api/links': link,
+    'POST /api/links': link,
+    'POST /api/studios': { id: `s-${scope}`, name: 'Studio' },
+    'PUT /api/studios/{id}': { name: 'Acme' },
+    'POST /api/studios/{id}/clients': { name: `another-${scope}` },
+    'POST /api/typeahead/instances': { id: `t-${scope}`, name: 'Instance' },
+    'PATCH /api/typeahead/instances/{id}': { name: 'Shop' },
+    'PUT /api/typeahead/instances/{id}/terms': { included: ['shoes'], excluded: [] },
+    'PATCH /api/typeahead/instances/{id}/terms': { add: { included: ['boots'] } },
+    'POST /api/typeahead/instances/{id}/search-logs': [{ query: 'shoes' }],
+    'POST /em-rules': RULE,
+    'POST /em-rules/bulk': { create: [RULE] },
+  };
+  const queries: Record<string, string> = {
+    'GET /api/links/directed': `resource=a-${scope}`,
+    'DELETE /api/links': new URLSearchParams(link).toString(),
+    'GET /typeahead/suggestions': 'prefix=s',
+  };
+  if (key in bodies) payload = bodies[key];
+  if (key in queries) url += `?${queries[key]}`;
+  if (key === 'POST /oauth2/token') {
+    const { clientId, clientSecret } = seeded.access;
+    headers.authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    payload = 'grant_type=client_credentials';
+  }
+  return {
+    method: method.toUpperCase() as 'GET',
+    url,
+    headers,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  };
+}
+
+function credentialFor(path: string, seeded: Seeded): string {
+  if (path.startsWith('/typeahead')) return seeded.embed;
+  if (path.startsWith('/em-rules')) return seeded.access.headers.authorization;
+  return adminAuth;
+}
+
+/** The documented 2xx answers of an operation: status → JSON schema. */
+function successSchemas(operation: Operation): Map<number, Schema> {
+  const found = new Map<number, Schema>();
+  for (const [status, response] of Object.entries(operation.responses ?? {})) {
+    const schema = response.content?.['application/json']?.schema;
+    if (/^2\d\d$/.test(status) && schema) found.set(Number(status), schema);
+  }
+  return found;
+}
+
+/** Validators for the document's schemas; `$ref`s point into its components. */
+function validatorsOf(doc: Document): (schema: Schema) => ValidateFunction {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  // ajv-formats is CommonJS: its function is the module's default export's `default`.
+  formats.default(ajv);
+  ajv.addSchema({ $id: 'openapi', components: doc.components });
+  const anchored = (schema: Schema) =>
+    JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')) as Schema;
+  return (schema) => ajv.compile(anchored(schema));
+}
+
+for (const engine of engines) {
+  describe(`reply schemas on ${engine}`, { skip: await skipReason(engine) }, () => {
+    test("every route's 2xx answer to a sample request matches its documented schema", async (t) => {
+      const { app } = await build(t, engine, { tuning: { syncRetryDelaysMs: [1] } });
+      const seeded = await seed(app);
+      const doc = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json<Document>();
+      const validator = validatorsOf(doc);
+      const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+        Object.entries(methods)
+          .filter(([method]) => METHODS.includes(method))
+          .map(([method, operation]) => ({ path, method, operation })),
+      );
+      // Deletions last, so that every other sample still finds what it reads or changes.
+      const ordered = [
+        ...operations.filter((o) => o.method !== 'delete'),
+        ...operations.filter((o) => o.method === 'delete'),
+      ];
+      const undocumented: string[] = [];
+      const unreached: string[] = [];
+      const mismatches: string[] = [];
+      let checked = 0;
+      for (const { path, method, operation } of ordered) {
+        const name = `${method.toUpperCase()} ${path}`;
+        if (NEEDS_A_CLUSTER.some((suffix) => path.endsWith(suffix))) {
+          unreached.push(name);
+          continue;
+        }
+        const request = await sampleFor(app, seeded, method, path);
+        const response = await app.inject(request);
+        const context = `${name} (${request.url}) → ${response.statusCode} ${response.body.slice(0, 500)}`;
+        assert.ok(response.statusCode >= 200 && response.statusCode < 300, `no 2xx: ${context}`);
+        // A 204 has no body to compare with its schema.
+        if (response.statusCode === 204) continue;
+        const schemas = successSchemas(operation);
+        if (schemas.size === 0) {
+          undocumented.push(name);
+          continue;
+        }
+        const schema = schemas.get(response.statusCode);
+        if (!schema) {
+          mismatches.push(`${context}: status ${response.statusCode} is not documented`);
+          continue;
+        }
+        const validate = validator(schema);
+        checked++;
+        if (!validate(response.json())) {
+          mismatches.push(`${context}\n  ${JSON.stringify(validate.errors)}`);
+        }
+      }
+      t.diagnostic(`routes without a documented 2xx JSON schema: ${undocumented.join(', ') || 'none'}`);
+      t.diagnostic(`routes whose 2xx needs a live cluster, not sent: ${unreached.join(', ')}`);
+      t.diagnostic(`answers checked against their schema: ${checked}`);
+      assert.deepEqual(mismatches, []);
+      assert.ok(checked > operations.length / 2, `only ${checked} of ${operations.length} routes checked`);
+    });
+  });
+}
