@@ -6,10 +6,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { termKey } from '../src/text/term-key.js';
+import { DEFAULT_SUGGESTION_LIMIT } from '../src/typeahead/schemas.js';
 import { suggestionAnswer } from '../src/typeahead/suggestion-answer.js';
 import {
   buildSuggestionIndex,
-  DEFAULT_SUGGESTION_LIMIT,
   type SuggestionIndex,
   type SuggestionSource,
 } from '../src/typeahead/suggestion-index.js';

@@ -5,8 +5,8 @@
  */
 import SqliteDatabase from 'better-sqlite3';
 import { termKey } from '../src/text/term-key.js';
+import type { EmbedTokens } from '../src/typeahead/embed-tokens.js';
 import { hourOf } from '../src/typeahead/search-log.js';
-import type { EmbedTokens } from '../src/typeahead/tokens.js';
 import { seededRandom } from './lib.js';
 import { randomTerms } from './typeahead-data.js';
 

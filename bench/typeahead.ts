@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sqliteFile } from '../src/storage/database.js';
-import { EmbedTokens } from '../src/typeahead/tokens.js';
+import { EmbedTokens } from '../src/typeahead/embed-tokens.js';
 import {
   type LoadResult,
   loadTable,

@@ -27,6 +27,7 @@ import { AdminVerifier } from './security/admin-credentials.js';
 import type { Store } from './storage/database.js';
 import { studiosArea } from './studios/routes.js';
 import { typeaheadArea } from './typeahead/routes.js';
+import { TypeaheadParts } from './typeahead/typeahead-parts.js';
 
 export interface AppDeps {
   config: Config;
@@ -85,12 +86,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   const parts: AppParts = {
     oauth: new TokenService(deps.store.db, deps.secretKey, ctx.now, externalIssuerSettings(deps.config)),
+    typeahead: new TypeaheadParts(ctx),
   };
   app.decorate('parts', parts);
+  app.addHook('onReady', () => parts.typeahead.start());
+  app.addHook('onClose', () => parts.typeahead.stop());
   const areas: Area[] = [
     linksArea,
     clustersArea,
-    typeaheadArea,
+    typeaheadArea(parts.typeahead),
     studiosArea,
     oauthArea(parts.oauth),
     rulesArea(parts.oauth),

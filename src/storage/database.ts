@@ -1,17 +1,30 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { guardedPool } from './guarded-pool.js';
+import { type Notifications, postgresNotifications } from './notifications.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
-/** An open database: the Kysely handle, which engine is behind it, and how to close it. */
+/**
+ * An open database: the Kysely handle, which engine is behind it, what the engine can do
+ * that the other cannot, and how to close it. Code outside this folder asks for a
+ * capability, never for the engine's name.
+ */
 export interface Store {
   readonly db: Kysely<Database>;
   readonly engine: Engine;
+  /** Notices between the nodes sharing the database; undefined where there are none (SQLite). */
+  readonly notifications: Notifications | undefined;
+  /**
+   * Whether statements run synchronously on the event loop (better-sqlite3): long work
+   * must then be cut into short statements, while an asynchronous driver lets the
+   * database do it in one.
+   */
+  readonly synchronousDriver: boolean;
   close(): Promise<void>;
 }
 
@@ -49,7 +62,13 @@ function openSqlite(dataDir: string): Store {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, engine: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    engine: 'sqlite',
+    notifications: undefined,
+    synchronousDriver: true,
+    close: () => db.destroy(),
+  };
 }
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -96,13 +115,11 @@ function openPostgres(url: string, options: StoreOptions): Store {
     options: settings.join(' '),
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool(pool) }) });
-  return { db, engine: 'postgres', close: () => db.destroy() };
-}
-
-/**
- * The one dialect seam: which engine a handle (or transaction) talks to, for the few
- * queries that must differ (full-text search, upserts with engine-specific syntax).
- */
-export function engineOf(db: Kysely<Database>): Engine {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+  return {
+    db,
+    engine: 'postgres',
+    notifications: postgresNotifications(url),
+    synchronousDriver: false,
+    close: () => db.destroy(),
+  };
 }

@@ -9,7 +9,7 @@ import type {
   TypeaheadTermTable,
   TypeaheadTopTermTable,
 } from '../typeahead/tables.js';
-import type { JobLeaseTable } from './lease.js';
+import type { JobLeaseTable } from './lease-repository.js';
 
 /** Key/value settings of the service itself (the admin password hash, …). */
 export interface SettingTable {

@@ -1,5 +1,4 @@
 import { type Kysely, sql } from 'kysely';
-import { engineOf } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
 import type { TimeSlice } from '../storage/time-slice.js';
 import type { TypeaheadInstanceTable } from './tables.js';
@@ -16,9 +15,6 @@ export interface TopTermRow {
   term: string;
   count: number;
 }
-
-/** The channel on which PostgreSQL nodes hear about each other's changes. */
-export const CHANGE_CHANNEL = 'searchdeck_typeahead';
 
 // Rows per multi-row statement: far below both engines' parameter limits.
 const ROWS_PER_STATEMENT = 500;
@@ -46,9 +42,8 @@ export async function selectVersions(db: Kysely<Database>): Promise<Array<{ id: 
 }
 
 /**
- * Marks a change of what an instance serves: bumps its version (which also locks its row
- * until the transaction ends, serialising concurrent changes) and, on PostgreSQL, tells
- * the other nodes, delivered when the transaction commits. False when there is no such instance.
+ * Marks a change of what an instance serves: bumps its version, which also locks its row
+ * until the transaction ends, serialising concurrent changes. False when there is no such instance.
  */
 export async function bumpVersion(
   db: Kysely<Database>,
@@ -60,20 +55,12 @@ export async function bumpVersion(
     .set((eb) => ({ ...changes, version: eb('version', '+', 1) }))
     .where('id', '=', id)
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) return false;
-  await notifyChange(db, id);
-  return true;
-}
-
-export async function notifyChange(db: Kysely<Database>, id: string): Promise<void> {
-  if (engineOf(db) === 'postgres') await sql`select pg_notify(${CHANGE_CHANNEL}, ${id})`.execute(db);
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function deleteInstance(db: Kysely<Database>, id: string): Promise<boolean> {
   const result = await db.deleteFrom('typeahead_instance').where('id', '=', id).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) return false;
-  await notifyChange(db, id);
-  return true;
+  return Number(result.numDeletedRows) > 0;
 }
 
 export async function selectTerms(db: Kysely<Database>, id: string): Promise<TermRow[]> {

@@ -1,28 +1,20 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext, Area } from '../http/area.js';
-import { NotFoundError } from '../http/errors.js';
+import type { Area } from '../http/area.js';
 import { adminErrors } from '../http/schemas.js';
-import { TypeaheadRuntime } from './runtime.js';
 import {
   EmbedTokenAnswer,
   IdParams,
-  type InstanceCreate,
   InstanceCreateBody,
-  type InstancePatch,
   InstancePatchBody,
   InstanceSchema,
   InstanceWithToken,
   RotationQuery,
   SearchLogAnswer,
   SearchLogBody,
-  type SearchLogEntryType,
   SuggestionsQuery,
-  type SuggestionsQueryType,
   TermCounts,
-  type TermsPatch,
   TermsPatchBody,
-  type TermsPut,
   TermsPutBody,
   TermsSchema,
 } from './schemas.js';
@@ -30,54 +22,34 @@ import { ingestSearches, parseNdjson } from './search-log.js';
 import {
   createInstance,
   getInstance,
-  getTerms,
   listInstances,
   patchInstance,
-  patchTerms,
-  putTerms,
+  previewIndex,
   removeInstance,
   rotateEmbedToken,
 } from './service.js';
 import { answerPreflight, authenticate, sendSuggestions } from './suggestions-http.js';
+import { getTerms, patchTerms, putTerms, refreshTopSearchedNow } from './terms-service.js';
+import type { TypeaheadParts } from './typeahead-parts.js';
 
 const tags = ['typeahead'];
 const Suggestions = Type.Array(Type.String());
-const runtimes = new WeakMap<AppContext, TypeaheadRuntime>();
-const runtimesOfApps = new WeakMap<FastifyInstance, TypeaheadRuntime>();
-
-function runtimeOf(ctx: AppContext): TypeaheadRuntime {
-  let runtime = runtimes.get(ctx);
-  if (!runtime) {
-    runtime = new TypeaheadRuntime(ctx);
-    runtimes.set(ctx, runtime);
-  }
-  return runtime;
-}
-
-/** The typeahead machinery of a built app (tests drive its job and registry directly). */
-export function typeaheadRuntime(app: FastifyInstance): TypeaheadRuntime {
-  const runtime = runtimesOfApps.get(app);
-  if (!runtime) throw new Error('this app has no typeahead area');
-  return runtime;
-}
-
-type Id = { Params: { id: string } };
 
 /**
  * Typeahead: instance management and search logs on the Administrative API (instances
  * are global; the app scope of `/api/apps/{app}/…` does not narrow them), and the
- * suggestions of the Typeahead API, answered from memory.
+ * suggestions of the Typeahead API, answered from memory by this node's `typeahead` parts.
  */
-export const typeaheadArea: Area = {
+export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
   name: 'typeahead',
   schemas: [InstanceSchema, TermsSchema],
-  async admin(api, ctx) {
+  async admin(scope, ctx) {
+    const api = scope.withTypeProvider<TypeBoxTypeProvider>();
     const db = ctx.store.db;
-    const runtime = runtimeOf(ctx);
     const base = '/typeahead/instances';
     const withId = `${base}/:id`;
 
-    api.post<{ Body: InstanceCreate }>(
+    api.post(
       base,
       {
         schema: {
@@ -87,11 +59,8 @@ export const typeaheadArea: Area = {
           response: { 201: InstanceWithToken, ...adminErrors },
         },
       },
-      async (request, reply) => {
-        const created = await createInstance(db, runtime.tokens, request.body, ctx.now());
-        await runtime.changed();
-        return reply.code(201).send(created);
-      },
+      async (request, reply) =>
+        reply.code(201).send(await createInstance(db, typeahead, request.body, ctx.now())),
     );
 
     api.get(
@@ -106,7 +75,7 @@ export const typeaheadArea: Area = {
       async () => listInstances(db),
     );
 
-    api.get<Id>(
+    api.get(
       withId,
       {
         schema: {
@@ -119,7 +88,7 @@ export const typeaheadArea: Area = {
       async (request) => getInstance(db, request.params.id),
     );
 
-    api.patch<Id & { Body: InstancePatch }>(
+    api.patch(
       withId,
       {
         schema: {
@@ -130,24 +99,19 @@ export const typeaheadArea: Area = {
           response: { 200: Type.Ref('TypeaheadInstance'), ...adminErrors },
         },
       },
-      async (request) => {
-        const instance = await patchInstance(db, request.params.id, request.body, ctx.now());
-        await runtime.changed();
-        return instance;
-      },
+      async (request) => patchInstance(db, typeahead, request.params.id, request.body, ctx.now()),
     );
 
-    api.delete<Id>(
+    api.delete(
       withId,
       { schema: { tags, summary: 'Delete an instance with its terms and logs', params: IdParams } },
       async (request, reply) => {
-        await removeInstance(db, request.params.id);
-        await runtime.changed();
+        await removeInstance(db, typeahead, request.params.id);
         return reply.code(204).send();
       },
     );
 
-    api.post<Id & { Querystring: { graceSeconds: number } }>(
+    api.post(
       `${withId}/embed-token`,
       {
         schema: {
@@ -158,15 +122,11 @@ export const typeaheadArea: Area = {
           response: { 200: EmbedTokenAnswer, ...adminErrors },
         },
       },
-      async (request) => {
-        const { id } = request.params;
-        const answer = await rotateEmbedToken(db, runtime.tokens, id, request.query.graceSeconds, ctx.now());
-        await runtime.changed();
-        return answer;
-      },
+      async (request) =>
+        rotateEmbedToken(db, typeahead, request.params.id, request.query.graceSeconds, ctx.now()),
     );
 
-    api.get<Id>(
+    api.get(
       `${withId}/terms`,
       {
         schema: {
@@ -179,7 +139,7 @@ export const typeaheadArea: Area = {
       async (request) => getTerms(db, request.params.id),
     );
 
-    api.put<Id & { Body: TermsPut }>(
+    api.put(
       `${withId}/terms`,
       {
         schema: {
@@ -190,14 +150,10 @@ export const typeaheadArea: Area = {
           response: { 200: Type.Ref('TypeaheadTerms'), ...adminErrors },
         },
       },
-      async (request) => {
-        const terms = await putTerms(db, request.params.id, request.body, ctx.now());
-        await runtime.changed();
-        return terms;
-      },
+      async (request) => putTerms(db, typeahead, request.params.id, request.body, ctx.now()),
     );
 
-    api.patch<Id & { Body: TermsPatch }>(
+    api.patch(
       `${withId}/terms`,
       {
         schema: {
@@ -208,14 +164,11 @@ export const typeaheadArea: Area = {
           response: { 200: Type.Ref('TypeaheadTerms'), ...adminErrors },
         },
       },
-      async (request) => {
-        const terms = await patchTerms(db, request.params.id, request.body, ctx.now());
-        await runtime.changed();
-        return terms;
-      },
+      async (request) => patchTerms(db, typeahead, request.params.id, request.body, ctx.now()),
     );
 
-    await api.register(async (logs) => {
+    await api.register(async (plain) => {
+      const logs = plain.withTypeProvider<TypeBoxTypeProvider>();
       logs.addContentTypeParser('application/x-ndjson', { parseAs: 'string' }, (_request, body, done) => {
         try {
           done(null, parseNdjson(body as string));
@@ -223,7 +176,7 @@ export const typeaheadArea: Area = {
           done(error as Error);
         }
       });
-      logs.post<Id & { Body: SearchLogEntryType[] }>(
+      logs.post(
         `${withId}/search-logs`,
         {
           // 10,000 entries with timestamps and long queries need more than the 1 MiB
@@ -242,7 +195,7 @@ export const typeaheadArea: Area = {
       );
     });
 
-    api.post<Id>(
+    api.post(
       `${withId}/refresh`,
       {
         schema: {
@@ -252,10 +205,10 @@ export const typeaheadArea: Area = {
           response: { 200: TermCounts, ...adminErrors },
         },
       },
-      async (request) => runtime.refresh(request.params.id),
+      async (request) => refreshTopSearchedNow(db, typeahead, request.params.id),
     );
 
-    api.get<Id & { Querystring: SuggestionsQueryType }>(
+    api.get(
       `${withId}/suggestions`,
       {
         schema: {
@@ -267,14 +220,7 @@ export const typeaheadArea: Area = {
         },
       },
       async (request, reply) => {
-        const { id } = request.params;
-        let instance = runtime.registry.get(id);
-        if (!instance) {
-          await runtime.changed();
-          instance = runtime.registry.get(id);
-        }
-        if (!instance) throw new NotFoundError(`no typeahead instance ${id}`);
-        const index = await runtime.registry.index(instance);
+        const { instance, index } = await previewIndex(typeahead, request.params.id);
         return sendSuggestions(
           request,
           reply,
@@ -287,17 +233,14 @@ export const typeaheadArea: Area = {
     );
   },
 
-  async public(app, ctx) {
-    const runtime = runtimeOf(ctx);
-    runtimesOfApps.set(app, runtime);
-    app.addHook('onReady', () => runtime.start());
-    app.addHook('onClose', () => runtime.stop());
-    const { registry, tokens } = runtime;
+  async public(app) {
+    const { registry, tokens } = typeahead;
     const path = '/typeahead/suggestions';
 
-    await app.register(async (scope) => {
+    await app.register(async (plain) => {
+      const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
       scope.decorateRequest('typeaheadInstance', null);
-      scope.get<{ Querystring: SuggestionsQueryType }>(
+      scope.get(
         path,
         {
           schema: {
@@ -333,7 +276,7 @@ export const typeaheadArea: Area = {
       );
     });
   },
-};
+});
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -119,9 +119,12 @@ export const SearchLogBody = Type.Array(SearchLogEntry, { maxItems: MAX_LOG_ENTR
 
 export const SearchLogAnswer = Type.Object({ accepted: Type.Integer(), rejected: Type.Integer() });
 
+/** The answer size when a request names no limit (the query schema's default; indexes warm it). */
+export const DEFAULT_SUGGESTION_LIMIT = 10;
+
 export const SuggestionsQuery = Type.Object({
   prefix: Type.Optional(Type.String({ maxLength: 1000 })),
-  limit: Type.Integer({ minimum: 1, maximum: 5000, default: 10 }),
+  limit: Type.Integer({ minimum: 1, maximum: 5000, default: DEFAULT_SUGGESTION_LIMIT }),
 });
 
 export const IdParams = Type.Object({ id: InstanceId });
@@ -129,6 +132,8 @@ export const IdParams = Type.Object({ id: InstanceId });
 export type InstanceCreate = Static<typeof InstanceCreateBody>;
 export type InstancePatch = Static<typeof InstancePatchBody>;
 export type Instance = Static<typeof InstanceSchema>;
+export type InstanceWithTokenType = Static<typeof InstanceWithToken>;
+export type EmbedTokenAnswerType = Static<typeof EmbedTokenAnswer>;
 export type TermsPut = Static<typeof TermsPutBody>;
 export type TermsPatch = Static<typeof TermsPatchBody>;
 export type Terms = Static<typeof TermsSchema>;

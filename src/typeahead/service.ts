@@ -1,32 +1,28 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../http/errors.js';
+import { ConflictError, NotFoundError } from '../http/errors.js';
 import { removeLinksOf } from '../links/service.js';
 import { uniqueViolation } from '../storage/constraint-errors.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
-import { checkTerm } from '../text/term-key.js';
+import type { ServedInstance } from './registry.js';
 import {
   bumpVersion,
-  countTerms,
-  deleteAllTerms,
   deleteInstance,
-  deleteTermsByKey,
   type InstanceRow,
   insertInstance,
-  insertTerms,
   selectInstance,
   selectInstances,
-  selectTerms,
-  selectTopTerms,
-  type TermListName,
-  type TermRow,
 } from './repository.js';
-import type { Instance, InstanceCreate, InstancePatch, Terms, TermsPatch, TermsPut } from './schemas.js';
-import type { EmbedTokens } from './tokens.js';
-
-/** Included plus excluded terms of one instance. */
-export const MAX_CUSTOM_TERMS = 4000;
+import type {
+  EmbedTokenAnswerType,
+  Instance,
+  InstanceCreate,
+  InstancePatch,
+  InstanceWithTokenType,
+} from './schemas.js';
+import type { SuggestionIndex } from './suggestion-index.js';
+import type { TypeaheadParts } from './typeahead-parts.js';
 
 export const DEFAULT_SETTINGS = {
   allowedOrigins: ['*'],
@@ -48,13 +44,13 @@ function toInstance(row: InstanceRow): Instance {
   };
 }
 
-function settingColumns(body: InstancePatch): Partial<InstanceRow> {
+function settingColumns(patch: InstancePatch): Partial<InstanceRow> {
   return {
-    ...(body.name !== undefined ? { name: body.name } : {}),
-    ...(body.allowedOrigins !== undefined ? { allowed_origins: JSON.stringify(body.allowedOrigins) } : {}),
-    ...(body.topTermsWindowDays !== undefined ? { top_terms_window_days: body.topTermsWindowDays } : {}),
-    ...(body.minCount !== undefined ? { min_count: body.minCount } : {}),
-    ...(body.cacheMaxAgeSeconds !== undefined ? { cache_max_age_seconds: body.cacheMaxAgeSeconds } : {}),
+    ...(patch.name !== undefined ? { name: patch.name } : {}),
+    ...(patch.allowedOrigins !== undefined ? { allowed_origins: JSON.stringify(patch.allowedOrigins) } : {}),
+    ...(patch.topTermsWindowDays !== undefined ? { top_terms_window_days: patch.topTermsWindowDays } : {}),
+    ...(patch.minCount !== undefined ? { min_count: patch.minCount } : {}),
+    ...(patch.cacheMaxAgeSeconds !== undefined ? { cache_max_age_seconds: patch.cacheMaxAgeSeconds } : {}),
   };
 }
 
@@ -69,22 +65,23 @@ function generatedId(): string {
 /** Creates an instance with a fresh embed token, which is answered once and never again. */
 export async function createInstance(
   db: Kysely<Database>,
-  tokens: EmbedTokens,
-  body: InstanceCreate,
+  typeahead: TypeaheadParts,
+  create: InstanceCreate,
   now: Date,
-): Promise<Instance & { embedToken: string }> {
-  const id = body.id ?? generatedId();
+): Promise<InstanceWithTokenType> {
+  const { tokens } = typeahead;
+  const id = create.id ?? generatedId();
   const taken = () => ConflictError.taken('id', `typeahead instance ${id} already exists`);
   if (await selectInstance(db, id)) throw taken();
   const embedToken = tokens.generate();
   const at = now.toISOString();
   const row: InstanceRow = {
     id,
-    name: body.name,
-    allowed_origins: JSON.stringify(body.allowedOrigins ?? DEFAULT_SETTINGS.allowedOrigins),
-    top_terms_window_days: body.topTermsWindowDays ?? DEFAULT_SETTINGS.topTermsWindowDays,
-    min_count: body.minCount ?? DEFAULT_SETTINGS.minCount,
-    cache_max_age_seconds: body.cacheMaxAgeSeconds ?? DEFAULT_SETTINGS.cacheMaxAgeSeconds,
+    name: create.name,
+    allowed_origins: JSON.stringify(create.allowedOrigins ?? DEFAULT_SETTINGS.allowedOrigins),
+    top_terms_window_days: create.topTermsWindowDays ?? DEFAULT_SETTINGS.topTermsWindowDays,
+    min_count: create.minCount ?? DEFAULT_SETTINGS.minCount,
+    cache_max_age_seconds: create.cacheMaxAgeSeconds ?? DEFAULT_SETTINGS.cacheMaxAgeSeconds,
     token_hash: tokens.hash(embedToken),
     previous_token_hash: null,
     previous_token_expires_at: null,
@@ -100,6 +97,7 @@ export async function createInstance(
     if (uniqueViolation(error)) throw taken();
     throw error;
   }
+  await typeahead.feed.changed();
   return { ...toInstance(row), embedToken };
 }
 
@@ -109,132 +107,85 @@ export async function listInstances(db: Kysely<Database>): Promise<Instance[]> {
 
 export async function getInstance(db: Kysely<Database>, id: string): Promise<Instance> {
   const row = await selectInstance(db, id);
-  if (!row) throw notFound(id);
+  if (!row) throw instanceNotFound(id);
   return toInstance(row);
 }
 
 export async function patchInstance(
   db: Kysely<Database>,
+  typeahead: TypeaheadParts,
   id: string,
-  body: InstancePatch,
+  patch: InstancePatch,
   now: Date,
 ): Promise<Instance> {
-  const found = await bumpVersion(db, id, { ...settingColumns(body), updated_at: now.toISOString() });
-  if (!found) throw notFound(id);
-  return getInstance(db, id);
+  const found = await bumpVersion(db, id, { ...settingColumns(patch), updated_at: now.toISOString() });
+  if (!found) throw instanceNotFound(id);
+  await typeahead.feed.announce(db, id);
+  const instance = await getInstance(db, id);
+  await typeahead.feed.changed();
+  return instance;
 }
 
 /** Deletes an instance with its terms and logs, and the links that name it (`typeahead:{id}`). */
-export async function removeInstance(db: Kysely<Database>, id: string): Promise<void> {
+export async function removeInstance(
+  db: Kysely<Database>,
+  typeahead: TypeaheadParts,
+  id: string,
+): Promise<void> {
   await inTransaction(db, async (trx) => {
-    if (!(await deleteInstance(trx, id))) throw notFound(id);
+    if (!(await deleteInstance(trx, id))) throw instanceNotFound(id);
+    await typeahead.feed.announce(trx, id);
     await removeLinksOf(trx, `typeahead:${id}`);
   });
+  await typeahead.feed.changed();
 }
 
 /** Issues a new embed token; the old one keeps working for `graceSeconds` (0: stops at once). */
 export async function rotateEmbedToken(
   db: Kysely<Database>,
-  tokens: EmbedTokens,
+  typeahead: TypeaheadParts,
   id: string,
   graceSeconds: number,
   now: Date,
-): Promise<{ embedToken: string; previousTokenExpiresAt: string | null }> {
+): Promise<EmbedTokenAnswerType> {
+  const { tokens } = typeahead;
   const embedToken = tokens.generate();
   const previousTokenExpiresAt =
     graceSeconds > 0 ? new Date(now.getTime() + graceSeconds * 1000).toISOString() : null;
   await db.transaction().execute(async (trx) => {
     const row = await selectInstance(trx, id);
-    if (!row) throw notFound(id);
+    if (!row) throw instanceNotFound(id);
     await bumpVersion(trx, id, {
       token_hash: tokens.hash(embedToken),
       previous_token_hash: previousTokenExpiresAt ? row.token_hash : null,
       previous_token_expires_at: previousTokenExpiresAt,
       updated_at: now.toISOString(),
     });
+    await typeahead.feed.announce(trx, id);
   });
+  await typeahead.feed.changed();
   return { embedToken, previousTokenExpiresAt };
 }
 
-/** The curated and top-searched terms of an instance, with their counts. */
-export async function getTerms(db: Kysely<Database>, id: string): Promise<Terms> {
-  if (!(await selectInstance(db, id))) throw notFound(id);
-  const [custom, top] = await Promise.all([selectTerms(db, id), selectTopTerms(db, id)]);
-  const included = custom.filter((t) => t.list === 'included');
-  const excluded = custom.filter((t) => t.list === 'excluded');
-  const excludedKeys = new Set(excluded.map((t) => t.key));
-  const served = new Set(
-    [...included.map((t) => t.key), ...top.map((t) => t.key)].filter((key) => !excludedKeys.has(key)),
-  );
-  return {
-    included: included.map((t) => t.term),
-    excluded: excluded.map((t) => t.term),
-    topSearched: top.map((t) => ({ term: t.term, count: t.count })),
-    counts: { custom: custom.length, topSearched: top.length, served: served.size },
-  };
-}
-
-/** Replaces both curated lists at once. */
-export async function putTerms(db: Kysely<Database>, id: string, body: TermsPut, now: Date): Promise<Terms> {
-  const rows = [
-    ...checkedTerms(body.included, 'included', 'included'),
-    ...checkedTerms(body.excluded, 'excluded', 'excluded'),
-  ];
-  assertWithinLimit(rows.length);
-  await db.transaction().execute(async (trx) => {
-    if (!(await bumpVersion(trx, id, { updated_at: now.toISOString() }))) throw notFound(id);
-    await deleteAllTerms(trx, id);
-    await insertTerms(trx, id, rows);
-  });
-  return getTerms(db, id);
-}
-
-/** Adds and removes curated terms in one transaction: removals first, so a term may move lists. */
-export async function patchTerms(
-  db: Kysely<Database>,
+/**
+ * An instance with its suggestion index, for the administrative preview. An instance this
+ * node has not heard of yet (made through another node a moment ago) is looked up first.
+ */
+export async function previewIndex(
+  typeahead: TypeaheadParts,
   id: string,
-  body: TermsPatch,
-  now: Date,
-): Promise<Terms> {
-  const lists: TermListName[] = ['included', 'excluded'];
-  const removals = lists.map((list) => ({
-    list,
-    keys: checkedTerms(body.remove?.[list] ?? [], list, `remove.${list}`).map((t) => t.key),
-  }));
-  const additions = lists.flatMap((list) => checkedTerms(body.add?.[list] ?? [], list, `add.${list}`));
-  await db.transaction().execute(async (trx) => {
-    // The version bump locks the instance first, so concurrent changes count one after another.
-    if (!(await bumpVersion(trx, id, { updated_at: now.toISOString() }))) throw notFound(id);
-    for (const { list, keys } of removals) await deleteTermsByKey(trx, id, list, keys);
-    await insertTerms(trx, id, additions);
-    // Throwing rolls the whole change back: a rejected change changes nothing.
-    assertWithinLimit(await countTerms(trx, id));
-  });
-  return getTerms(db, id);
-}
-
-/** Checks every term (naming the first bad ones) and keeps the first of each key. */
-function checkedTerms(terms: readonly string[], list: TermListName, field: string): TermRow[] {
-  const rows = new Map<string, TermRow>();
-  const errors = [];
-  for (const [i, term] of terms.entries()) {
-    const check = checkTerm(term);
-    if (!check.valid) errors.push({ field: `${field}[${i}]`, message: `${field}[${i}] ${check.reason}` });
-    else if (!rows.has(check.key)) rows.set(check.key, { list, key: check.key, term: check.term });
+): Promise<{ instance: ServedInstance; index: SuggestionIndex }> {
+  const { registry } = typeahead;
+  let instance = registry.get(id);
+  if (!instance) {
+    await typeahead.feed.changed();
+    instance = registry.get(id);
   }
-  if (errors.length > 0) throw new ValidationError(errors.slice(0, 20));
-  return [...rows.values()];
+  if (!instance) throw instanceNotFound(id);
+  return { instance, index: await registry.index(instance) };
 }
 
-function assertWithinLimit(count: number): void {
-  if (count > MAX_CUSTOM_TERMS) {
-    throw new LimitExceededError(
-      `an instance has at most ${MAX_CUSTOM_TERMS} custom terms (included + excluded); this change would make ${count}`,
-      { limit: MAX_CUSTOM_TERMS, count },
-    );
-  }
-}
-
-function notFound(id: string): NotFoundError {
+/** The error of a request for an instance that does not exist. */
+export function instanceNotFound(id: string): NotFoundError {
   return new NotFoundError(`no typeahead instance ${id}`);
 }

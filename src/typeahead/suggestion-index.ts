@@ -1,12 +1,10 @@
 import { termKey } from '../text/term-key.js';
 import { AnswerCache } from './answer-cache.js';
 import { type Comparator, codePointComparatorFor } from './code-point-order.js';
+import { DEFAULT_SUGGESTION_LIMIT } from './schemas.js';
 import { type SuggestionAnswer, suggestionAnswer } from './suggestion-answer.js';
 
 export type { SuggestionAnswer } from './suggestion-answer.js';
-
-/** The answer size when a request names no limit. */
-export const DEFAULT_SUGGESTION_LIMIT = 10;
 
 // Room for about 150 answers of the default size, or many more prefixes that
 // differ only in case, enough for the short prefixes most keystrokes ask for;

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
 import { hostLabel } from '../http/host-label.js';
+import type { EmbedTokens } from './embed-tokens.js';
 import type { ServedInstance, TypeaheadRegistry } from './registry.js';
 import type { SuggestionIndex } from './suggestion-index.js';
-import type { EmbedTokens } from './tokens.js';
 
 // The hottest code of the service: every keystroke of every shop visitor lands here.
 // Everything that can be made once per instance (headers, origin sets, serialised
@@ -12,20 +12,25 @@ import type { EmbedTokens } from './tokens.js';
 const EMBED_SCHEME = /^embed\s+/i;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-// The hash of the credential last sent on a connection. A shop page's browser sends the
-// same header on every keystroke over one keep-alive connection, so the HMAC (the largest
-// cost of a request after the socket write) is paid once per connection. Only a client's
-// own earlier header is compared with its next one, so the comparison reveals nothing
-// about any token; the hash is still looked up on every request, so revocation is immediate.
-const lastCredentials = new WeakMap<object, { header: string; hash: string }>();
+// The hash of the credential last sent on a connection, kept on the connection itself (it
+// lives and goes with it). A shop page's browser sends the same header on every keystroke
+// over one keep-alive connection, so the HMAC (the largest cost of a request after the
+// socket write) is paid once per connection. Only a client's own earlier header is compared
+// with its next one, so the comparison reveals nothing about any token; the hash is still
+// looked up on every request, so revocation is immediate.
+const LAST_CREDENTIAL = Symbol('searchdeck embed credential');
+
+interface RememberingSocket {
+  [LAST_CREDENTIAL]?: { header: string; hash: string };
+}
 
 function tokenHash(request: FastifyRequest, header: string, tokens: EmbedTokens): string {
-  const socket = request.raw.socket as object | undefined;
-  const last = socket && lastCredentials.get(socket);
+  const socket = request.raw.socket as RememberingSocket | undefined;
+  const last = socket?.[LAST_CREDENTIAL];
   if (last !== undefined && last.header === header) return last.hash;
   const token = EMBED_SCHEME.test(header) ? header.replace(EMBED_SCHEME, '').trim() : header.trim();
   const hash = tokens.hash(token);
-  if (socket) lastCredentials.set(socket, { header, hash });
+  if (socket) socket[LAST_CREDENTIAL] = { header, hash };
   return hash;
 }
 

@@ -1,9 +1,10 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { NotFoundError } from '../http/errors.js';
-import { engineOf } from '../storage/database.js';
+import type { Store } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
-import { isPrivateQuery } from './private-query.js';
+import type { ChangeFeed } from './change-feed.js';
+import { isPrivateQuery } from './personal-data-filter.js';
 import {
   bumpVersion,
   type KeyTotal,
@@ -47,8 +48,15 @@ function atLeastTwoCharacters(key: string): boolean {
  * characters, not excluded and not private; and deletes the buckets that left the window.
  * Keys are read in batches in key order, each batch bounded in rows, and the best are kept
  * in a bounded buffer, so neither memory nor any single step grows with the log.
+ * The other nodes hear of the new set through `feed`.
  */
-export async function refreshTopSearched(db: Kysely<Database>, id: string, now: Date): Promise<void> {
+export async function refreshTopSearched(
+  store: Store,
+  feed: ChangeFeed,
+  id: string,
+  now: Date,
+): Promise<void> {
+  const db = store.db;
   const instance = await selectInstance(db, id);
   if (!instance) throw new NotFoundError(`no typeahead instance ${id}`);
   const fromHour = windowStartHour(now, instance.top_terms_window_days);
@@ -60,13 +68,12 @@ export async function refreshTopSearched(db: Kysely<Database>, id: string, now: 
     atLeastTwoCharacters(row.key) &&
     !excluded.has(row.key) &&
     !isPrivateQuery(row.key);
-  // The one dialect difference: PostgreSQL's driver is asynchronous, so the database
-  // aggregates and ranks while the event loop serves requests; SQLite's driver blocks,
-  // so there the keys are read in short batches.
-  const top =
-    engineOf(db) === 'postgres'
-      ? await rankInDatabase(db, id, fromHour, instance.min_count, eligible)
-      : await rankInBatches(db, id, fromHour, eligible);
+  // The one storage difference: with an asynchronous driver (PostgreSQL) the database
+  // aggregates and ranks while the event loop serves requests; a synchronous one (SQLite)
+  // blocks, so there the keys are read in short batches.
+  const top = store.synchronousDriver
+    ? await rankInBatches(db, id, fromHour, eligible)
+    : await rankInDatabase(db, id, fromHour, instance.min_count, eligible);
   const forms = await selectDisplayForms(
     db,
     id,
@@ -79,7 +86,7 @@ export async function refreshTopSearched(db: Kysely<Database>, id: string, now: 
   }));
   await db.transaction().execute(async (trx) => {
     await replaceTopTerms(trx, id, rows);
-    await bumpVersion(trx, id, {});
+    if (await bumpVersion(trx, id, {})) await feed.announce(trx, id);
   });
 }
 

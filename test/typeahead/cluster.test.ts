@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { typeaheadRuntime } from '../../src/typeahead/routes.js';
 import { buildNodes, engines, skipReason } from '../helpers/app.js';
 import { admin, createInstance, suggest } from './helpers.js';
 
@@ -37,13 +36,13 @@ for (const engine of engines) {
       const { id } = await createInstance(one!.app, { minCount: 1 });
       await admin(one!.app, 'POST', `/instances/${id}/search-logs`, [{ query: 'kettle' }]);
       const ran = await Promise.all([
-        typeaheadRuntime(one!.app).runScheduledJob(),
-        typeaheadRuntime(two!.app).runScheduledJob(),
+        one!.app.parts.typeahead.topSearched.runScheduledJob(),
+        two!.app.parts.typeahead.topSearched.runScheduledJob(),
       ]);
       assert.deepEqual(ran.filter(Boolean).length, 1, `exactly one node runs the job (${ran.join(', ')})`);
       const loser = ran[0] ? two! : one!;
       assert.equal(
-        await typeaheadRuntime(loser.app).runScheduledJob(),
+        await loser.app.parts.typeahead.topSearched.runScheduledJob(),
         false,
         'the lease holds for the hour',
       );

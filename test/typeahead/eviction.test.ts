@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { typeaheadRuntime } from '../../src/typeahead/routes.js';
 import { build, engines, skipReason } from '../helpers/app.js';
 import { admin, createInstance, suggest } from './helpers.js';
 
@@ -14,7 +13,7 @@ for (const engine of engines) {
         now: () => new Date(nowMs),
         tuning: { typeaheadIdleMs: IDLE_MS },
       });
-      const { registry } = typeaheadRuntime(app);
+      const { registry } = app.parts.typeahead;
       const { id, embedToken } = await createInstance(app);
       await admin(app, 'PUT', `/instances/${id}/terms`, {
         included: ['Kettle', 'kettle pro', 'Électrique', 'toaster'],
@@ -48,7 +47,7 @@ for (const engine of engines) {
         now: () => new Date(nowMs),
         tuning: { typeaheadIdleMs: IDLE_MS },
       });
-      const { registry } = typeaheadRuntime(app);
+      const { registry } = app.parts.typeahead;
       const { id, embedToken } = await createInstance(app);
       await admin(app, 'PUT', `/instances/${id}/terms`, { included: ['Kettle'], excluded: [] });
       for (let minute = 0; minute < 5; minute++) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { termKey } from '../../src/text/term-key.js';
-import { isPrivateQuery } from '../../src/typeahead/private-query.js';
+import { isPrivateQuery } from '../../src/typeahead/personal-data-filter.js';
 
 const privateQueries = [
   '+49 170 1234567',
