@@ -174,6 +174,9 @@ async function checkReadBack(
   const context = `${describeRequest(request)}\n→ ${response.body.slice(0, 500)}\nGET ${url} → ${read.body.slice(0, 500)}`;
   assert.equal(read.statusCode, 200, context);
   const stored = read.json();
+  // A write whose path lists many (PUT /links, now that the schema lets the fuzzer find valid
+  // link types) has no one resource there to compare with.
+  if (Array.isArray(stored)) return false;
   for (const [field, sent] of Object.entries(request.body)) {
     if (!(field in acknowledged)) continue;
     assert.deepEqual(stored[field], acknowledged[field], `${field} reads back otherwise: ${context}`);
