@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { AppParts } from './app-parts.js';
 import { clustersArea } from './clusters/routes.js';
 import type { Config } from './config.js';
 import { requireAdmin } from './http/admin-auth.js';
@@ -19,6 +20,7 @@ import { buildValidator } from './http/validation.js';
 import { requireWellFormedText } from './http/well-formed-text.js';
 import { linksArea } from './links/routes.js';
 import { rulesArea } from './rules/routes.js';
+import { rulesParts } from './rules/rules-parts.js';
 import { AdminVerifier } from './security/admin-credentials.js';
 import type { Store } from './storage/database.js';
 import { typeaheadArea } from './typeahead/routes.js';
@@ -32,8 +34,6 @@ export interface AppDeps {
   now?: () => Date;
   tuning?: Tuning;
 }
-
-const areas: Area[] = [linksArea, clustersArea, typeaheadArea, rulesArea];
 
 const ID_OF_APP = new RegExp(ID_PATTERN);
 
@@ -80,6 +80,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now: deps.now ?? (() => new Date()),
     tuning: deps.tuning ?? {},
   };
+  const parts: AppParts = { rules: rulesParts(ctx) };
+  app.decorate('parts', parts);
+  app.addHook('onClose', () => parts.rules.close());
+  const areas: Area[] = [linksArea, clustersArea, typeaheadArea, rulesArea(parts.rules)];
   app.addSchema(ErrorBodySchema);
   for (const schema of areas.flatMap((area) => area.schemas ?? [])) app.addSchema(schema);
 

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unavailableError } from './database-unavailable.js';
+import { ownErrorMessage } from './error-message.js';
 import { AppError, type ErrorCode, errorCodes, type FieldError } from './errors.js';
 import { fieldName } from './field-name.js';
 
@@ -112,6 +113,7 @@ interface ValidationIssue {
   keyword: string;
   params: Record<string, unknown>;
   message?: string | undefined;
+  parentSchema?: unknown;
 }
 
 function fieldError(issue: ValidationIssue, context: string | undefined): FieldError {
@@ -120,6 +122,12 @@ function fieldError(issue: ValidationIssue, context: string | undefined): FieldE
   if (issue.keyword === 'additionalProperties')
     field = joinField(field, String(issue.params.additionalProperty));
   const name = field || context || 'body';
+  const own = ownErrorMessage(issue.parentSchema);
+  if (own !== undefined) {
+    // A schema's own message speaks of the whole list, not of the item that failed.
+    const list = name.replace(/\[\d+\]$/, '');
+    return { field: list, message: `${list} ${own}` };
+  }
   return { field: name, message: `${name} ${describeIssue(issue)}` };
 }
 

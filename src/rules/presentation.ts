@@ -2,9 +2,9 @@
 // and the additional fields a listing or GET asks for with `fields`.
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { ExtraField } from './listing-params.js';
-import { isMarkedForDeletion, publishState, type RuleContent, ruleTargetedDocuments } from './model.js';
+import type { ExtraField } from './listing-terms.js';
 import { conflictsOfPage } from './page-conflicts.js';
+import { isMarkedForDeletion, publishState, type RuleContent, ruleTargetedDocuments } from './rule.js';
 import type { StoredRule } from './rule-rows.js';
 import type { RuleResponse } from './schemas.js';
 import { selectStudio } from './studio-repository.js';

@@ -2,7 +2,7 @@
 // readable message per field, named in dotted form.
 import type { TLocalizedValidationError } from 'typebox/error';
 import { fieldName } from '../http/field-name.js';
-import type { FieldError } from './model.js';
+import type { FieldError } from './rule.js';
 
 /** One error per field, the first the validator found, in the validator's order. */
 export function fieldErrors(errors: TLocalizedValidationError[], base = ''): FieldError[] {
