@@ -23,6 +23,7 @@ import { externalIssuerSettings } from './oauth/external-issuer.js';
 import { oauthArea } from './oauth/token-routes.js';
 import { TokenService } from './oauth/token-service.js';
 import { rulesArea } from './rules/routes.js';
+import { rulesParts } from './rules/rules-parts.js';
 import { AdminVerifier } from './security/admin-credentials.js';
 import type { Store } from './storage/database.js';
 import { studiosArea } from './studios/routes.js';
@@ -86,18 +87,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   const parts: AppParts = {
     oauth: new TokenService(deps.store.db, deps.secretKey, ctx.now, externalIssuerSettings(deps.config)),
+    rules: rulesParts(ctx),
     typeahead: new TypeaheadParts(ctx),
   };
   app.decorate('parts', parts);
   app.addHook('onReady', () => parts.typeahead.start());
-  app.addHook('onClose', () => parts.typeahead.stop());
+  app.addHook('onClose', async () => {
+    await parts.rules.close();
+    await parts.typeahead.stop();
+  });
   const areas: Area[] = [
     linksArea,
     clustersArea,
     typeaheadArea(parts.typeahead),
     studiosArea,
     oauthArea(parts.oauth),
-    rulesArea(parts.oauth),
+    rulesArea(parts.oauth, parts.rules),
   ];
   app.addSchema(ErrorBodySchema);
   for (const schema of areas.flatMap((area) => area.schemas ?? [])) app.addSchema(schema);

@@ -1,6 +1,7 @@
 // Both validators (Fastify's Ajv for request parts, TypeBox for rule content) report one
 // error per schema keyword at a JSON pointer; clients get one readable message per field,
 // named in dotted form, worded the same whichever validator found it.
+import { ownErrorMessage } from './error-message.js';
 import { fieldName } from './field-name.js';
 import type { FieldError } from './schemas.js';
 
@@ -10,6 +11,8 @@ export interface ValidationIssue {
   readonly keyword: string;
   readonly params: Readonly<Record<string, unknown>>;
   readonly message?: string | undefined;
+  /** The schema that failed (Ajv's `verbose`): it may carry its own message. */
+  readonly parentSchema?: unknown;
 }
 
 export interface FieldNaming {
@@ -33,6 +36,9 @@ export function fieldErrors(issues: readonly ValidationIssue[], naming: FieldNam
 
 function describe(issue: ValidationIssue, base: string): { field: string; message: string }[] {
   const field = fieldName(issue.instancePath, base);
+  const own = ownErrorMessage(issue.parentSchema);
+  // A schema's own message speaks of the whole list, not of the item that failed.
+  if (own !== undefined) return [{ field: field.replace(/\[\d+\]$/, ''), message: own }];
   const p = issue.params;
   switch (issue.keyword) {
     case 'required':

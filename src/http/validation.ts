@@ -1,10 +1,19 @@
 // How every route's input is checked against its schema, in one place for all routes.
 import AjvCompiler from '@fastify/ajv-compiler';
+import { ERROR_MESSAGE } from './error-message.js';
 import { scalarStrings } from './scalar-strings.js';
 
 type Options = AjvCompiler.Options;
 
-const common: Options = { removeAdditional: false, allErrors: true, useDefaults: true };
+// `verbose` puts the failing schema into each error, where a schema's own message is found
+// (error-message.ts); the keyword is declared so that strict mode knows it.
+const common: Options = {
+  removeAdditional: false,
+  allErrors: true,
+  useDefaults: true,
+  verbose: true,
+  keywords: [ERROR_MESSAGE],
+};
 
 // A URL carries only text, so its parts are coerced to the types their schema names ("20" → 20).
 // `strictNumbers: false` lets the bounds see what coercion made: with it on, Ajv coerces "1e309"

@@ -8,7 +8,15 @@ import type { Kysely } from 'kysely';
 import { AppError, NotFoundError, ValidationError } from '../http/errors.js';
 import type { Database } from '../storage/schema.js';
 import { TimeSlice } from '../storage/time-slice.js';
+import {
+  failBulkOperation,
+  insertBulkOperation,
+  saveBulkOperation,
+  selectBulkOperation,
+  selectSilentBulkOperations,
+} from './bulk-repository.js';
 import { clearBulkOperation, markBulkOperation, selectRule } from './repository.js';
+import type { BulkRequest } from './schemas.js';
 import {
   type Actor,
   createRule,
@@ -17,7 +25,7 @@ import {
   type RuleChange,
   updateRuleStaging,
 } from './service.js';
-import type { SyncQueue } from './sync.js';
+import type { WebhookDelivery } from './webhook-delivery.js';
 
 // Items per transaction. On SQLite a commit writes every page the chunk changed in one
 // synchronous call: 500 rules took 40-200 ms (and more as the WAL fills), 100 take 10-20.
@@ -40,13 +48,6 @@ export interface BulkStatus {
   errors: Array<{ operation: Operation; index: number; id?: string; message: string }>;
 }
 
-export interface BulkRequest {
-  create?: unknown[];
-  update?: unknown[];
-  delete?: string[];
-  publish?: string[];
-}
-
 /** Runs bulk operations in the background; one per app, stopped when the app closes. */
 export class BulkRunner {
   private readonly running = new Set<Promise<void>>();
@@ -56,7 +57,7 @@ export class BulkRunner {
     private readonly db: Kysely<Database>,
     private readonly log: FastifyBaseLogger,
     private readonly now: () => Date,
-    private readonly sync: SyncQueue,
+    private readonly webhooks: WebhookDelivery,
   ) {}
 
   /** Records the operation, flags the rules it names, and starts it. */
@@ -65,20 +66,7 @@ export class BulkRunner {
     const operationId = randomUUID();
     const status: BulkStatus = { operationId, status: 'PENDING', counts: emptyCounts(), errors: [] };
     await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('rule_bulk_operation')
-        .values({
-          id: operationId,
-          studio_id: actor.studioId,
-          status: status.status,
-          request: '{}',
-          counts: JSON.stringify(status.counts),
-          errors: '[]',
-          created_at: this.now().toISOString(),
-          finished_at: null,
-          heartbeat_at: this.now().toISOString(),
-        })
-        .execute();
+      await insertBulkOperation(trx, actor.studioId, status, this.now().toISOString());
       const named = await Promise.all(
         items
           .filter((item) => item.id !== undefined)
@@ -97,19 +85,9 @@ export class BulkRunner {
 
   async status(studioId: string, operationId: string): Promise<BulkStatus> {
     await this.failAbandoned();
-    const row = await this.db
-      .selectFrom('rule_bulk_operation')
-      .selectAll()
-      .where('id', '=', operationId)
-      .where('studio_id', '=', studioId)
-      .executeTakeFirst();
-    if (!row) throw new NotFoundError(`no bulk operation ${operationId}`);
-    return {
-      operationId,
-      status: row.status as BulkStatus['status'],
-      counts: JSON.parse(row.counts) as BulkStatus['counts'],
-      errors: JSON.parse(row.errors) as BulkStatus['errors'],
-    };
+    const record = await selectBulkOperation(this.db, studioId, operationId);
+    if (!record) throw new NotFoundError(`no bulk operation ${operationId}`);
+    return record as BulkStatus;
   }
 
   /**
@@ -118,25 +96,12 @@ export class BulkRunner {
    */
   async failAbandoned(): Promise<void> {
     const cutoff = new Date(this.now().getTime() - ABANDONED_AFTER_MS).toISOString();
-    const abandoned = await this.db
-      .selectFrom('rule_bulk_operation')
-      .select(['id', 'errors'])
-      .where('status', 'in', ['PENDING', 'RUNNING'])
-      .where((eb) => eb.or([eb('heartbeat_at', '<', cutoff), eb('heartbeat_at', 'is', null)]))
-      .execute();
+    const abandoned = await selectSilentBulkOperations(this.db, cutoff);
     for (const { id, errors } of abandoned) {
       const message = 'the service stopped before the operation ended';
       await clearBulkOperation(this.db, id);
-      await this.db
-        .updateTable('rule_bulk_operation')
-        .set({
-          status: 'FAILED',
-          errors: JSON.stringify([...JSON.parse(errors), { operation: 'create', index: -1, message }]),
-          finished_at: this.now().toISOString(),
-        })
-        .where('id', '=', id)
-        .where('status', 'in', ['PENDING', 'RUNNING'])
-        .execute();
+      const failed = [...JSON.parse(errors), { operation: 'create', index: -1, message }];
+      await failBulkOperation(this.db, id, failed, this.now().toISOString());
     }
   }
 
@@ -170,7 +135,7 @@ export class BulkRunner {
           await yieldToEventLoop();
           return done;
         });
-        this.sync.changedMany(actor.studioId, changes);
+        this.webhooks.changedMany(actor.studioId, changes);
         await yieldToEventLoop();
       }
       status.status = 'DONE';
@@ -232,17 +197,7 @@ export class BulkRunner {
   }
 
   private async save(status: BulkStatus, finished = false): Promise<void> {
-    await this.db
-      .updateTable('rule_bulk_operation')
-      .set({
-        status: status.status,
-        counts: JSON.stringify(status.counts),
-        errors: JSON.stringify(status.errors),
-        heartbeat_at: this.now().toISOString(),
-        ...(finished ? { finished_at: this.now().toISOString() } : {}),
-      })
-      .where('id', '=', status.operationId)
-      .execute();
+    await saveBulkOperation(this.db, status, this.now().toISOString(), finished);
   }
 }
 

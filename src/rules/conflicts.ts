@@ -1,7 +1,7 @@
 // CONFLICTS: rules that can fire on the same query at the same time and act
 // against each other on a document. Judged on staging contents: the listing
 // shows staging, and the point is to warn an editor before publishing.
-import type { Rule, RuleContent, RuleType } from './model.js';
+import type { Rule, RuleContent, RuleType } from './rule.js';
 import { textKey } from './text-search.js';
 
 export interface RuleConflict {

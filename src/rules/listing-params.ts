@@ -1,37 +1,19 @@
-// The listing's query parameters, checked and normalised, with messages that
-// say what each one takes. Parsed here rather than by the route schema so that
-// list parameters may repeat or be comma-separated and errors read plainly.
+// The listing's query parameters. The route's schema checks each one (bounds,
+// enums, defaults); before it, `normaliseListingSyntax` brings the URL's forms to
+// the schema's (lists repeated or comma-separated, enum values in any case); after
+// it, `parseListing` checks what no schema can say (a direction's place in `sort`,
+// which parameters combine, dates, the size of a search) and builds the listing.
 import { ValidationError } from '../http/errors.js';
-import type { ContentType, FieldError, PublishState, RuleType } from './model.js';
-import { normaliseRuleType } from './rule-type.js';
+import { DEFAULT_PAGE_SIZE, type ExtraField, type SortProperty } from './listing-terms.js';
+import type { ContentType, FieldError, PublishState, RuleType } from './rule.js';
+import { normaliseRuleType } from './rule-validation.js';
+import type { FieldsQuery, ListingQuery } from './schemas.js';
 import { searchWords } from './text-search.js';
 
-export const SORT_PROPERTIES = [
-  'name',
-  'type',
-  'precedence',
-  'creationDate',
-  'lastModified',
-  'createdBy',
-  'lastModifiedBy',
-  'publishState',
-  'effectiveStart',
-  'effectiveEnd',
-] as const;
-export type SortProperty = (typeof SORT_PROPERTIES)[number];
 export interface SortKey {
   property: SortProperty;
   descending: boolean;
 }
-
-export const EXTRA_FIELDS = [
-  'TARGETED_DOCUMENTS',
-  'CONFLICTS',
-  'IS_PENDING_BULK_OPERATION',
-  'PLATFORM_SYNC_STATUS',
-  'MIGRATION',
-] as const;
-export type ExtraField = (typeof EXTRA_FIELDS)[number];
 
 // Bounds on a search's work: a longer query is a script's or an attacker's, not a person's.
 export const MAX_SEARCH_WORDS = 32;
@@ -69,22 +51,49 @@ export interface ListingParams {
 
 type Query = Record<string, string | string[] | undefined>;
 
-/** The extras asked for by `fields` (FUSION_SYNC_STATUS is PLATFORM_SYNC_STATUS). */
-export function parseFields(query: Query): Set<ExtraField> {
-  const errors: FieldError[] = [];
-  const fields = new Set<ExtraField>();
-  for (const name of listOf(query.fields) ?? []) {
-    const upper = name.toUpperCase();
-    const field = upper === 'FUSION_SYNC_STATUS' ? 'PLATFORM_SYNC_STATUS' : upper;
-    if ((EXTRA_FIELDS as readonly string[]).includes(field)) fields.add(field as ExtraField);
-    else errors.push({ field: 'fields', message: `fields must be among ${EXTRA_FIELDS.join(', ')}` });
+// Parameters that may repeat or be comma-separated, and those whose values are taken in any case.
+const LIST_PARAMETERS = ['tags', 'groups', 'types', 'sort', 'fields'];
+const UPPER_CASE_PARAMETERS = ['publishState', 'contentType', 'fields'];
+
+/**
+ * The URL's forms brought to the schema's: every list parameter an array of its values
+ * (`sort=name,desc&sort=type` → `['name', 'desc', 'type']`), enum values in the case
+ * the schema names them, sort directions in lower case.
+ */
+export function normaliseListingSyntax(query: Query): Query {
+  const normalised: Query = { ...query };
+  for (const name of LIST_PARAMETERS) {
+    const value = query[name];
+    if (value !== undefined) normalised[name] = listOf(value) ?? [];
   }
-  if (errors.length > 0) throw new ValidationError(errors, 'invalid-parameter');
-  return fields;
+  for (const name of UPPER_CASE_PARAMETERS) {
+    const value = normalised[name];
+    if (typeof value === 'string') normalised[name] = value.toUpperCase();
+    else if (value !== undefined) normalised[name] = value.map((item) => item.toUpperCase());
+  }
+  normalised.sort &&= [normalised.sort].flat().map((token) => {
+    const lower = token.toLowerCase();
+    return lower === 'asc' || lower === 'desc' ? lower : token;
+  });
+  return normalised;
 }
 
-/** Checks and normalises the listing's parameters; every problem is reported at once. */
-export function parseListing(query: Query): ListingParams {
+/** The extras asked for by `fields` (FUSION_SYNC_STATUS is PLATFORM_SYNC_STATUS). */
+export function parseFields(query: FieldsQuery): Set<ExtraField> {
+  return new Set(
+    (query.fields ?? []).map(
+      (field): ExtraField => (field === 'FUSION_SYNC_STATUS' ? 'PLATFORM_SYNC_STATUS' : field),
+    ),
+  );
+}
+
+/**
+ * Checks what the schema cannot say about the listing's parameters and builds the listing;
+ * every problem is reported at once.
+ */
+export function parseListing(listing: ListingQuery): ListingParams {
+  // The text parameters by name (the dates are read in a loop over their names).
+  const query = listing as Query;
   const errors: FieldError[] = [];
   const fail = (field: string, message: string) => errors.push({ field, message: `${field} ${message}` });
   const filter: ListingFilter = {};
@@ -95,13 +104,8 @@ export function parseListing(query: Query): ListingParams {
   const types = listOf(query.types)?.map((name) => normaliseRuleType(name, 'types'));
   for (const type of types ?? []) if (!type.ok) errors.push(...type.errors);
   filter.types = types?.flatMap((type) => (type.ok ? [type.value] : []));
-  filter.publishState = oneOf(
-    query,
-    'publishState',
-    ['DRAFT', 'PUBLISHED', 'PUBLISHED_WITH_DRAFT_EDITS'],
-    fail,
-  );
-  filter.contentType = oneOf(query, 'contentType', ['RULE', 'QUERY_REWRITE'], fail);
+  filter.publishState = listing.publishState;
+  filter.contentType = listing.contentType;
   if (query.published !== undefined) {
     const published = single(query.published).toLowerCase();
     if (published === 'true' || published === 'false') filter.published = published === 'true';
@@ -125,16 +129,17 @@ export function parseListing(query: Query): ListingParams {
     fail('targetedDocumentFieldName', 'needs targetedDocumentId');
   }
 
-  const page = integer(query.page, 0);
-  if (page === undefined || page < 0) fail('page', 'must be an integer ≥ 0');
-  const size = integer(query.size, 20);
-  if (size === undefined || size < 1 || size > 1000) fail('size', 'must be an integer from 1 to 1000');
   // A rejected searchQuery is reported once, not again as missing for the sort.
   const searchRejected = query.searchQuery !== undefined && filter.searchWords === undefined;
   const sort = parseSort(query.sort, filter, searchRejected, fail);
 
   if (errors.length > 0) throw new ValidationError(errors, 'invalid-parameter');
-  return { filter: withoutUnset(filter), sort, page: page ?? 0, size: size ?? 20 };
+  return {
+    filter: withoutUnset(filter),
+    sort,
+    page: listing.page ?? 0,
+    size: listing.size ?? DEFAULT_PAGE_SIZE,
+  };
 }
 
 /** The distinct words of a search, when it is within the limits. */
@@ -174,11 +179,7 @@ function parseSort(
       fail('sort', 'textSearchRelevance needs a searchQuery');
     return 'relevance';
   }
-  for (const key of keys) {
-    if (!(SORT_PROPERTIES as readonly string[]).includes(key.property)) {
-      fail('sort', `property must be one of ${SORT_PROPERTIES.join(', ')}, textSearchRelevance`);
-    }
-  }
+  // The schema allows only the sort properties (and the directions) as values.
   if (keys.length === 0) return [{ property: 'lastModified', descending: true }];
   return keys as SortKey[];
 }
@@ -196,26 +197,6 @@ export function listOf(value: string | string[] | undefined): string[] | undefin
 
 function single(value: string | string[]): string {
   return Array.isArray(value) ? (value[0] ?? '') : value;
-}
-
-function integer(value: string | string[] | undefined, fallback: number): number | undefined {
-  if (value === undefined) return fallback;
-  const text = single(value).trim();
-  return /^-?\d{1,9}$/.test(text) ? Number(text) : undefined;
-}
-
-function oneOf<const T extends string>(
-  query: Query,
-  name: string,
-  allowed: readonly T[],
-  fail: (field: string, message: string) => void,
-): T | undefined {
-  const value = query[name];
-  if (value === undefined) return undefined;
-  const upper = single(value).toUpperCase();
-  if ((allowed as readonly string[]).includes(upper)) return upper as T;
-  fail(name, `must be one of ${allowed.join(', ')}`);
-  return undefined;
 }
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;

@@ -2,10 +2,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { parseFields, parseListing } from './listing-params.js';
-import { queryListing } from './listing-query.js';
+import { queryListing } from './listing-repository.js';
 import { extrasOf, presentRule } from './presentation.js';
 import { toStoredRule } from './rule-rows.js';
-import type { RuleResponse } from './schemas.js';
+import type { ListingQuery, RuleResponse } from './schemas.js';
 
 export interface RulePage {
   content: RuleResponse[];
@@ -16,7 +16,7 @@ export interface RulePage {
 export async function listRules(
   db: Kysely<Database>,
   studioId: string,
-  query: Record<string, string | string[] | undefined>,
+  query: ListingQuery,
 ): Promise<RulePage> {
   const params = parseListing(query);
   const fields = parseFields(query);

@@ -6,8 +6,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { TimeSlice } from '../storage/time-slice.js';
 import { type ConflictProfile, conflictBetween, conflictProfile, type RuleConflict } from './conflicts.js';
-import { type Rule, targetedDocuments } from './model.js';
 import { type FacetKey, selectFacetPostings, selectStagingContents } from './repository.js';
+import { type Rule, targetedDocuments } from './rule.js';
 
 /** Conflicts reported per rule; `conflictsTruncated` says when there may be more. */
 export const MAX_CONFLICTS_PER_RULE = 20;

@@ -3,9 +3,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { syncTargetsOf } from '../studios/service.js';
-import type { ExtraField } from './listing-params.js';
-import { isMarkedForDeletion, publishState, type RuleContent, ruleTargetedDocuments } from './model.js';
+import type { ExtraField } from './listing-terms.js';
 import { conflictsOfPage } from './page-conflicts.js';
+import { isMarkedForDeletion, publishState, type RuleContent, ruleTargetedDocuments } from './rule.js';
 import type { StoredRule } from './rule-rows.js';
 import type { RuleResponse } from './schemas.js';
 

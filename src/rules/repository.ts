@@ -1,5 +1,5 @@
 // SQL of single rules: reading one, writing one (with its side rows), and the
-// candidates of a CONFLICTS check. The listing's SQL is in listing-query.ts.
+// candidates of a CONFLICTS check. The listing's SQL is in listing-repository.ts.
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { facetRows, type RuleRow, ruleRow, type StoredRule, toStoredRule, wordRows } from './rule-rows.js';

@@ -1,56 +1,27 @@
 // The Rules API (Commerce Studio rules interface), at `/em-rules…` and
 // `/studios/{studioId}/em-rules…`, and the rules area of the app.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext, Area } from '../http/area.js';
+import type { Area } from '../http/area.js';
 import { actorOf, requireBearer } from '../oauth/bearer-auth.js';
 import type { TokenService } from '../oauth/token-service.js';
-import type { BulkRequest } from './bulk.js';
-import { listRules } from './listing.js';
-import { parseFields } from './listing-params.js';
-import { extrasOf, presentRule } from './presentation.js';
-import type { StoredRule } from './rule-rows.js';
-import { type RulesRuntime, rulesRuntime } from './runtime.js';
-import { RuleCreateBody, RuleResponse, RuleUpdateBody } from './schemas.js';
+import { normaliseListingSyntax } from './listing-params.js';
+import type { RulesParts } from './rules-parts.js';
+import { RULE_ACTIONS, RulesService } from './rules-service.js';
 import {
-  createRule,
-  deleteRuleOrMark,
-  etagOf,
-  getRule,
-  publishRule,
-  type RuleChange,
-  restoreRule,
-  unpublishRule,
-  updateRuleStaging,
-} from './service.js';
+  BulkRequest,
+  FieldsQuery,
+  ListingQuery,
+  RuleCreateBody,
+  RuleResponse,
+  RuleUpdateBody,
+} from './schemas.js';
 
 const tags = ['rules'];
 const security = [{ bearer: [] }];
 const errors = Object.fromEntries([400, 401, 403, 404, 409].map((status) => [status, Type.Ref('ErrorBody')]));
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
-const List = Type.Array(Type.String());
-const ListingQuery = Type.Object({
-  searchQuery: Type.Optional(Type.String()),
-  tags: Type.Optional(List),
-  groups: Type.Optional(List),
-  types: Type.Optional(List),
-  publishState: Type.Optional(Type.String()),
-  published: Type.Optional(Type.String()),
-  targetedDocumentId: Type.Optional(Type.String()),
-  targetedDocumentFieldName: Type.Optional(Type.String()),
-  ...Object.fromEntries(
-    ['activeDate', 'expirationDate', 'lastModified', 'creationDate'].flatMap((prefix) => [
-      [`${prefix}Start`, Type.Optional(Type.String())],
-      [`${prefix}End`, Type.Optional(Type.String())],
-    ]),
-  ),
-  contentType: Type.Optional(Type.String()),
-  page: Type.Optional(Type.String({ description: 'integer ≥ 0, default 0' })),
-  size: Type.Optional(Type.String({ description: 'integer 1–1000, default 20' })),
-  sort: Type.Optional(List),
-  fields: Type.Optional(List),
-});
-const FieldsQuery = Type.Object({ fields: Type.Optional(List) });
 const RulePage = Type.Object({
   content: Type.Array(RuleResponse),
   page: Type.Object({
@@ -67,50 +38,45 @@ const BulkStatus = Type.Object({
   errors: Type.Array(Type.Object({}, { additionalProperties: true })),
 });
 
-type Query = Record<string, string | string[] | undefined>;
+/** The listing's lists and enum values in the schema's form, before the schema checks them. */
+async function listingSyntax(request: FastifyRequest): Promise<void> {
+  request.query = normaliseListingSyntax(request.query as Record<string, string | string[] | undefined>);
+}
 
-/** The Rules API, behind bearer tokens of the app's token service. */
-export const rulesArea = (tokens: TokenService): Area => ({
-  name: 'rules',
-  async public(app, ctx) {
-    const runtime = rulesRuntime(ctx);
-    app.addHook('onReady', async () => {
-      runtime.bulk
-        .failAbandoned()
-        .catch((error: unknown) => ctx.log.warn({ err: error }, 'ending abandoned bulk operations failed'));
-      runtime.sync
-        .resume()
-        .catch((error: unknown) => ctx.log.warn({ err: error }, 'resuming rule sync failed'));
-    });
-    app.addHook('onClose', () => runtime.close());
-    for (const prefix of ['', '/studios/:studioId']) {
-      await app.register(
-        async (api) => {
-          requireBearer(api, ctx.store.db, tokens);
-          rulesApi(api, ctx, runtime);
-        },
-        { prefix },
-      );
-    }
-  },
-});
-
-function rulesApi(api: FastifyInstance, ctx: AppContext, runtime: RulesRuntime): void {
-  const db = ctx.store.db;
-  const answer = async (reply: FastifyReply, stored: StoredRule, query: Query = {}) => {
-    const extras = await extrasOf(db, stored.rule.studioId, [stored], parseFields(query));
-    reply.header('etag', etagOf(stored.rule));
-    return presentRule(stored, extras.get(stored.rule.id));
+/** The Rules API, behind bearer tokens of the app's token service; webhook delivery and bulk work come built. */
+export function rulesArea(tokens: TokenService, parts: RulesParts): Area {
+  return {
+    name: 'rules',
+    async public(app, ctx) {
+      app.addHook('onReady', async () => {
+        parts.bulk
+          .failAbandoned()
+          .catch((error: unknown) => ctx.log.warn({ err: error }, 'ending abandoned bulk operations failed'));
+        parts.webhooks
+          .resume()
+          .catch((error: unknown) => ctx.log.warn({ err: error }, 'resuming rule sync failed'));
+      });
+      const rules = new RulesService(ctx.store.db, ctx.now, parts.webhooks, parts.bulk);
+      for (const prefix of ['', '/studios/:studioId']) {
+        await app.register(
+          async (api) => {
+            requireBearer(api, ctx.store.db, tokens);
+            rulesApi(api, rules);
+          },
+          { prefix },
+        );
+      }
+    },
   };
-  const announce = (change: RuleChange) => {
-    if (change.removed) runtime.sync.removed(change.stored);
-    else runtime.sync.changed(change.stored.rule.studioId, change.stored.rule.id);
-    return change;
-  };
+}
 
-  api.get<{ Querystring: Query }>(
+function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
+  const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
+
+  api.get(
     '/em-rules',
     {
+      preValidation: listingSyntax,
       schema: {
         tags,
         security,
@@ -119,7 +85,7 @@ function rulesApi(api: FastifyInstance, ctx: AppContext, runtime: RulesRuntime):
         response: { 200: RulePage, ...errors },
       },
     },
-    (request) => listRules(db, actorOf(request).studioId, request.query),
+    (request) => rules.list(actorOf(request).studioId, request.query),
   );
   api.post(
     '/em-rules',
@@ -133,14 +99,14 @@ function rulesApi(api: FastifyInstance, ctx: AppContext, runtime: RulesRuntime):
       },
     },
     async (request, reply) => {
-      const stored = await createRule(db, actorOf(request), request.body, ctx.now());
-      announce({ stored, removed: false });
-      return reply.code(201).send(await answer(reply, stored));
+      const { rule, etag } = await rules.create(actorOf(request), request.body);
+      return reply.code(201).header('etag', etag).send(rule);
     },
   );
-  api.get<{ Params: { id: string }; Querystring: Query }>(
+  api.get(
     '/em-rules/:id',
     {
+      preValidation: listingSyntax,
       schema: {
         tags,
         security,
@@ -150,10 +116,13 @@ function rulesApi(api: FastifyInstance, ctx: AppContext, runtime: RulesRuntime):
         response: { 200: RuleResponse, ...errors },
       },
     },
-    async (request, reply) =>
-      answer(reply, await getRule(db, actorOf(request).studioId, request.params.id), request.query),
+    async (request, reply) => {
+      const { rule, etag } = await rules.get(actorOf(request).studioId, request.params.id, request.query);
+      reply.header('etag', etag);
+      return rule;
+    },
   );
-  api.put<{ Params: { id: string } }>(
+  api.put(
     '/em-rules/:id',
     {
       schema: {
@@ -167,18 +136,12 @@ function rulesApi(api: FastifyInstance, ctx: AppContext, runtime: RulesRuntime):
     },
     async (request, reply) => {
       const ifMatch = request.headers['if-match'];
-      const change = await updateRuleStaging(
-        db,
-        actorOf(request),
-        request.params.id,
-        request.body,
-        ifMatch,
-        ctx.now(),
-      );
-      return answer(reply, announce(change).stored);
+      const { rule, etag } = await rules.update(actorOf(request), request.params.id, request.body, ifMatch);
+      reply.header('etag', etag);
+      return rule;
     },
   );
-  api.delete<{ Params: { id: string } }>(
+  api.delete(
     '/em-rules/:id',
     {
       schema: {
@@ -189,13 +152,12 @@ function rulesApi(api: FastifyInstance, ctx: AppContext, runtime: RulesRuntime):
       },
     },
     async (request, reply) => {
-      announce(await deleteRuleOrMark(db, actorOf(request), request.params.id, ctx.now()));
+      await rules.remove(actorOf(request), request.params.id);
       return reply.code(204).send();
     },
   );
-  const actions = { publish: publishRule, unpublish: unpublishRule, restore: restoreRule };
-  for (const [action, run] of Object.entries(actions)) {
-    api.post<{ Params: { id: string } }>(
+  for (const action of RULE_ACTIONS) {
+    api.post(
       `/em-rules/:id/${action}`,
       {
         schema: {
@@ -206,30 +168,28 @@ function rulesApi(api: FastifyInstance, ctx: AppContext, runtime: RulesRuntime):
           response: { 200: RuleResponse, ...errors },
         },
       },
-      async (request, reply) =>
-        answer(reply, announce(await run(db, actorOf(request), request.params.id, ctx.now())).stored),
+      async (request, reply) => {
+        const { rule, etag } = await rules.act(action, actorOf(request), request.params.id);
+        reply.header('etag', etag);
+        return rule;
+      },
     );
   }
 
-  api.post<{ Body: BulkRequest }>(
+  api.post(
     '/em-rules/bulk',
     {
       schema: {
         tags,
         security,
         summary: 'Start a bulk operation (processed in the background)',
-        body: Type.Object({
-          create: Type.Optional(Type.Array(Type.Unknown())),
-          update: Type.Optional(Type.Array(Type.Unknown())),
-          delete: Type.Optional(Type.Array(Type.String())),
-          publish: Type.Optional(Type.Array(Type.String())),
-        }),
+        body: BulkRequest,
         response: { 202: Type.Object({ operationId: Type.String() }), ...errors },
       },
     },
-    async (request, reply) => reply.code(202).send(await runtime.bulk.start(actorOf(request), request.body)),
+    async (request, reply) => reply.code(202).send(await rules.startBulk(actorOf(request), request.body)),
   );
-  api.get<{ Params: { operationId: string } }>(
+  api.get(
     '/em-rules/bulk/:operationId',
     {
       schema: {
@@ -240,6 +200,6 @@ function rulesApi(api: FastifyInstance, ctx: AppContext, runtime: RulesRuntime):
         response: { 200: BulkStatus, ...errors },
       },
     },
-    (request) => runtime.bulk.status(actorOf(request).studioId, request.params.operationId),
+    (request) => rules.bulkStatus(actorOf(request).studioId, request.params.operationId),
   );
 }

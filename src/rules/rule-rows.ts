@@ -2,7 +2,7 @@
 // rows (facets, words) the listing looks values up in. Both contents feed the
 // side rows, as a filter matches when staging or live matches.
 import type { Insertable, Selectable } from 'kysely';
-import { publishState, type Rule, type RuleContent, targetedDocuments } from './model.js';
+import { publishState, type Rule, type RuleContent, targetedDocuments } from './rule.js';
 import type { RuleFacetTable, RuleTable, RuleWordTable } from './tables.js';
 import { searchableFields, textKey } from './text-search.js';
 

@@ -2,7 +2,7 @@
 // also words the request validator's.
 import type { TLocalizedValidationError } from 'typebox/error';
 import { fieldErrors as translate } from '../http/validation-errors.js';
-import type { FieldError } from './model.js';
+import type { FieldError } from './rule.js';
 
 export { formatMessage } from '../http/validation-errors.js';
 

@@ -1,5 +1,5 @@
 // Checks a schema cannot express. They run on a body the schema accepted.
-import type { FieldError } from './model.js';
+import type { FieldError } from './rule.js';
 import { formatMessage } from './schema-errors.js';
 
 interface CheckedInput {

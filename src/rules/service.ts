@@ -1,4 +1,5 @@
-// Rules of a studio: create, read, edit staging, and the publish workflow.
+// The edits of one rule: create, read, edit staging, and the publish workflow, each
+// in a transaction of its own or the caller's (bulk). `RulesService` answers requests with them.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
@@ -6,8 +7,6 @@ import { removeLinksOf } from '../links/service.js';
 import { isMissingParent } from '../storage/constraint-errors.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
-import { sameContent } from './canonical.js';
-import type { Rule, RuleContent } from './model.js';
 import {
   anyRuleOfStudio,
   deleteRule,
@@ -16,8 +15,9 @@ import {
   selectRule,
   updateRule,
 } from './repository.js';
+import { type Rule, type RuleContent, sameContent } from './rule.js';
 import { NEW_RULE_META, type StoredRule } from './rule-rows.js';
-import { validateNewRule, validateRuleUpdate } from './validation.js';
+import { validateNewRule, validateRuleUpdate } from './rule-validation.js';
 
 /** Who acts: the studio of the token and the client's name (`client:<name>` in the record). */
 export interface Actor {

@@ -1,7 +1,7 @@
 // Words for the listing's `searchQuery`: what a rule can be found by, and how a
 // query's words match them.
 import { termKey } from '../text/term-key.js';
-import type { RuleContent } from './model.js';
+import type { RuleContent } from './rule.js';
 
 /**
  * A text reduced to its key: NFKC, trimmed, inner whitespace collapsed, case-folded,

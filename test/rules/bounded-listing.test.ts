@@ -129,7 +129,7 @@ for (const engine of engines) {
           return args.result;
         },
       });
-      const page = await listRules(counting, 'shop', { fields: 'CONFLICTS', size: '120' });
+      const page = await listRules(counting, 'shop', { fields: ['CONFLICTS'], size: 120 });
       assert.equal(page.content.length, 120);
       for (const rule of page.content) assert.equal(rule.conflicts?.length, 1);
       assert.ok(statements <= 6, `${statements} statements for a page of 120 rules`);

@@ -1,7 +1,7 @@
 // Valid rule contents for tests, built through the same validation clients go through.
 import fc from 'fast-check';
-import type { RuleContent } from '../../src/rules/model.js';
-import { validateRuleContent } from '../../src/rules/validation.js';
+import type { RuleContent } from '../../src/rules/rule.js';
+import { validateRuleContent } from '../../src/rules/rule-validation.js';
 
 export const minimalBodies = {
   blockList: { type: 'blockList', name: 'Block', fieldName: 'id', fieldValues: ['P1'] },

@@ -2,16 +2,19 @@
 // and sorted exactly as the spec says. The SQL listing must agree with it.
 import {
   type ListingFilter,
+  normaliseListingSyntax,
   parseListing,
   type Range,
   type SortKey,
 } from '../../src/rules/listing-params.js';
-import { publishState, type Rule, type RuleContent, targetedDocuments } from '../../src/rules/model.js';
+import { publishState, type Rule, type RuleContent, targetedDocuments } from '../../src/rules/rule.js';
+import type { ListingQuery } from '../../src/rules/schemas.js';
 import { allSearchWords, matchesSearch, searchableFields, textKey } from '../../src/rules/text-search.js';
 
 /** The ids of the rules a listing query matches, in listing order. */
 export function referenceListing(rules: Rule[], query: Record<string, string | string[]>): string[] {
-  const { filter, sort } = parseListing(query);
+  // The query as the route's schema passes it on (the reference is given no page or size).
+  const { filter, sort } = parseListing(normaliseListingSyntax(query) as ListingQuery);
   if (sort === 'relevance') throw new Error('the reference does not rank by relevance');
   return rules
     .filter((rule) => matches(rule, filter))

@@ -3,10 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { listRules } from '../../src/rules/listing.js';
-import { SORT_PROPERTIES } from '../../src/rules/listing-params.js';
-import type { Rule } from '../../src/rules/model.js';
+import { normaliseListingSyntax } from '../../src/rules/listing-params.js';
+import { SORT_PROPERTIES } from '../../src/rules/listing-terms.js';
 import { insertRules } from '../../src/rules/repository.js';
+import type { Rule } from '../../src/rules/rule.js';
 import { NEW_RULE_META } from '../../src/rules/rule-rows.js';
+import type { ListingQuery } from '../../src/rules/schemas.js';
 import { createStudio } from '../../src/studios/service.js';
 import { build, engines, freshStore, skipReason } from '../helpers/app.js';
 import { createRule, type RuleJson, studioWithToken } from './api.js';
@@ -111,10 +113,11 @@ for (const engine of engines) {
               const expected = referenceListing(rules, query);
               const seen: string[] = [];
               for (let page = 0; page <= Math.ceil(expected.length / size); page++) {
+                // The query as the route's schema passes it on.
                 const answer = await listRules(db, studioId, {
-                  ...query,
-                  page: String(page),
-                  size: String(size),
+                  ...(normaliseListingSyntax(query) as ListingQuery),
+                  page,
+                  size,
                 });
                 assert.equal(answer.page.totalElements, expected.length);
                 assert.equal(answer.page.totalPages, Math.ceil(expected.length / size));

@@ -6,7 +6,7 @@ import {
   publishState,
   ruleTargetedDocuments,
   targetedDocuments,
-} from '../../src/rules/model.js';
+} from '../../src/rules/rule.js';
 import { content, minimalBodies, ruleContent } from './fixtures.js';
 
 /** The same value with the keys of every object in a new order. */

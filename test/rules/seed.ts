@@ -1,8 +1,8 @@
 // Many rules at once, written straight through the repository.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Rule, RuleContent } from '../../src/rules/model.js';
 import { insertRules } from '../../src/rules/repository.js';
+import type { Rule, RuleContent } from '../../src/rules/rule.js';
 import { NEW_RULE_META } from '../../src/rules/rule-rows.js';
 import type { Database } from '../../src/storage/schema.js';
 

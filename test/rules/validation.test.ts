@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { FieldError, Validation } from '../../src/rules/model.js';
-import { normaliseRuleType } from '../../src/rules/rule-type.js';
-import { validateNewRule, validateRuleContent, validateRuleUpdate } from '../../src/rules/validation.js';
+import type { FieldError, Validation } from '../../src/rules/rule.js';
+import {
+  normaliseRuleType,
+  validateNewRule,
+  validateRuleContent,
+  validateRuleUpdate,
+} from '../../src/rules/rule-validation.js';
 import { minimalBodies, ruleContent } from './fixtures.js';
 
 function errorsOf<T>(result: Validation<T>): FieldError[] {

@@ -2,9 +2,8 @@
 // with it, field by field.
 import { Compile, type Validator } from 'typebox/compile';
 import Value from 'typebox/value';
-import { ContentInputSchemas, RULE_TYPES, TypeFields } from './content-schema.js';
-import type { FieldError, RuleContent, RuleIdentity, RuleType, Validation } from './model.js';
-import { normaliseRuleType } from './rule-type.js';
+import type { FieldError, RuleContent, RuleIdentity, RuleType, Validation } from './rule.js';
+import { ContentInputSchemas, RULE_TYPES, TypeFields } from './rule-content.js';
 import { fieldErrors } from './schema-errors.js';
 import { IDENTITY_FIELDS, READ_ONLY_FIELDS } from './schemas.js';
 import { semanticErrors } from './semantic-checks.js';
@@ -127,4 +126,16 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function invalid(errors: FieldError[]): { ok: false; errors: FieldError[] } {
   return { ok: false, errors };
+}
+
+const byLowerCase = new Map<string, RuleType>(RULE_TYPES.map((type) => [type.toLowerCase(), type]));
+
+/**
+ * The camelCase type for a name given in any case (`BANNER` → `banner`).
+ * `field` names the input in the error, as the listing's filter is `types`.
+ */
+export function normaliseRuleType(name: unknown, field = 'type'): Validation<RuleType> {
+  const type = typeof name === 'string' ? byLowerCase.get(name.trim().toLowerCase()) : undefined;
+  if (type !== undefined) return { ok: true, value: type };
+  return { ok: false, errors: [{ field, message: `${field} must be one of ${RULE_TYPES.join(', ')}` }] };
 }

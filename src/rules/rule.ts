@@ -1,7 +1,8 @@
-// Domain types of the rules area and the facts derived from them.
+// What a rule is: its types, its content, the facts derived from them, and how two
+// contents compare. The content's fields, limits and defaults per type are in
+// rule-content.ts; how a client's body becomes a content, in rule-validation.ts.
 
 import type { FieldError } from '../http/schemas.js';
-import { sameContent } from './canonical.js';
 import type {
   BannerContent,
   BlockListContent,
@@ -11,7 +12,7 @@ import type {
   PinnedContent,
   RedirectContent,
   RULE_TYPES,
-} from './content-schema.js';
+} from './rule-content.js';
 
 export type RuleType = (typeof RULE_TYPES)[number];
 export type ContentType = (typeof CONTENT_TYPES)[number];
@@ -94,4 +95,25 @@ function distinct(documents: TargetedDocument[]): TargetedDocument[] {
     seen.add(key);
     return true;
   });
+}
+
+// Contents are compared by meaning, not by the order in which a client (or a
+// JSON column) happened to write their keys.
+
+/** JSON with object keys sorted at every depth; undefined members are left out, as JSON does. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, member: unknown) => {
+    if (member === null || typeof member !== 'object' || Array.isArray(member)) return member;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(member).sort()) sorted[key] = (member as Record<string, unknown>)[key];
+    return sorted;
+  });
+}
+
+/**
+ * Whether two contents say the same thing. Arrays keep their order: a reordered
+ * list of pins or values is an edit the editor made and should publish.
+ */
+export function sameContent(a: unknown, b: unknown): boolean {
+  return canonicalJson(a) === canonicalJson(b);
 }

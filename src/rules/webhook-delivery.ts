@@ -9,13 +9,13 @@ import { studiosWithSyncTargets, syncTargetsOf } from '../studios/service.js';
 import { recordSync, selectRule, selectUndeliveredRules } from './repository.js';
 import type { StoredRule } from './rule-rows.js';
 
-export interface SyncOptions {
+export interface WebhookDeliveryOptions {
   /** Waits before each retry; after the last one the version is FAILED. */
   retryDelaysMs: number[];
   timeoutMs: number;
 }
 
-const DEFAULTS: SyncOptions = { retryDelaysMs: [1_000, 5_000, 30_000, 120_000], timeoutMs: 5_000 };
+const DEFAULTS: WebhookDeliveryOptions = { retryDelaysMs: [1_000, 5_000, 30_000, 120_000], timeoutMs: 5_000 };
 
 type Stage = 'staging' | 'live';
 
@@ -23,7 +23,7 @@ type Stage = 'staging' | 'live';
 const DELIVERIES_AT_ONCE = 16;
 
 /** Sends rule changes to sync targets in the background; one per app. */
-export class SyncQueue {
+export class WebhookDelivery {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly running = new Set<Promise<void>>();
   private closed = false;
@@ -32,7 +32,7 @@ export class SyncQueue {
     private readonly db: Kysely<Database>,
     private readonly log: FastifyBaseLogger,
     private readonly now: () => Date,
-    private readonly options: SyncOptions = DEFAULTS,
+    private readonly options: WebhookDeliveryOptions = DEFAULTS,
   ) {}
 
   /** A rule's staging or live changed: deliver the versions its targets have not had. */

@@ -12,9 +12,10 @@ import {
   sql,
 } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { ListingFilter, ListingParams, Range, SortProperty } from './listing-params.js';
+import type { ListingFilter, ListingParams, Range } from './listing-params.js';
+import type { SortProperty } from './listing-terms.js';
 import { FIELD_WEIGHTS, type RuleRow } from './rule-rows.js';
-import { queryWords, type RuleSet, ruleSets } from './rule-sets.js';
+import { queryWords, type RuleSet, ruleSets } from './rule-set-repository.js';
 import type { RuleTable } from './tables.js';
 
 type RuleEb = ExpressionBuilder<Database & { r: RuleTable }, 'r'>;

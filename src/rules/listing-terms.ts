@@ -1,0 +1,30 @@
+// The listing's vocabulary: what it sorts by, the extras it adds, its page bounds.
+// Shared by the route's schemas and the listing's code.
+
+export const SORT_PROPERTIES = [
+  'name',
+  'type',
+  'precedence',
+  'creationDate',
+  'lastModified',
+  'createdBy',
+  'lastModifiedBy',
+  'publishState',
+  'effectiveStart',
+  'effectiveEnd',
+] as const;
+export type SortProperty = (typeof SORT_PROPERTIES)[number];
+
+export const EXTRA_FIELDS = [
+  'TARGETED_DOCUMENTS',
+  'CONFLICTS',
+  'IS_PENDING_BULK_OPERATION',
+  'PLATFORM_SYNC_STATUS',
+  'MIGRATION',
+] as const;
+export type ExtraField = (typeof EXTRA_FIELDS)[number];
+
+// A page number of at most nine digits, as the listing always took.
+export const MAX_PAGE = 999_999_999;
+export const MAX_PAGE_SIZE = 1000;
+export const DEFAULT_PAGE_SIZE = 20;
