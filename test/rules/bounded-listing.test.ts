@@ -69,7 +69,9 @@ for (const engine of engines) {
           assert.deepEqual([...ids].sort(), [...expected].sort());
           assert.equal(response.json().page.totalElements, expected.length);
           t.diagnostic(`${words.length} words${sort}: ${expected.length} rules in ${ms.toFixed(1)} ms`);
-          assert.ok(ms < 500, `${words.length} words took ${ms.toFixed(0)} ms`);
+          // A guard against runaway statements (500 words once ran for minutes on PostgreSQL),
+          // generous enough for a loaded CI machine; speed itself is measured by the bench.
+          assert.ok(ms < 1500, `${words.length} words took ${ms.toFixed(0)} ms`);
         }
       }
     });
