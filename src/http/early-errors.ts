@@ -7,9 +7,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { commonHeaderLines, setCommonHeaders } from './common-headers.js';
-import { sendError } from './error-handler.js';
-import { type ErrorCode, errorCodes } from './errors.js';
-import type { ErrorBody } from './schemas.js';
+import { errorBody, sendError } from './error-handler.js';
+import type { ErrorCode } from './errors.js';
 
 /** Fastify's `frameworkErrors`: router errors in the common error body. */
 export function answerFrameworkError(
@@ -78,15 +77,8 @@ export function answerClientError(
 
 /** Writes a whole error answer in the common body straight to a socket, and closes it. */
 function writeAnswer(socket: Socket, code: ErrorCode, message: string, path: string, id: string): void {
-  const status = errorCodes[code];
-  const body: ErrorBody = {
-    timestamp: new Date().toISOString(),
-    status,
-    error: STATUS_CODES[status] ?? 'Error',
-    message,
-    path,
-    code,
-  };
+  const body = errorBody(code, message, path);
+  const { status } = body;
   const json = JSON.stringify(body);
   const head = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,

@@ -5,7 +5,20 @@ import { AppError, type ErrorCode, errorCodes } from './errors.js';
 import type { ErrorBody, FieldError } from './schemas.js';
 import { fieldErrors } from './validation-errors.js';
 
-/** Writes the common error body: the one shape every error of every interface has. */
+/** The common error body's required fields: the one shape every error of every interface has. */
+export function errorBody(code: ErrorCode, message: string, path: string): ErrorBody {
+  const status = errorCodes[code];
+  return {
+    timestamp: new Date().toISOString(),
+    status,
+    error: STATUS_CODES[status] ?? 'Error',
+    message,
+    path,
+    code,
+  };
+}
+
+/** Writes the common error body as the answer to a request. */
 export function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -13,15 +26,8 @@ export function sendError(
   message: string,
   extra: { errors?: FieldError[] | undefined; details?: Record<string, unknown> | undefined } = {},
 ): FastifyReply {
-  const status = errorCodes[code];
-  const body: ErrorBody = {
-    timestamp: new Date().toISOString(),
-    status,
-    error: STATUS_CODES[status] ?? 'Error',
-    message,
-    path: request.url.split('?')[0] ?? request.url,
-    code,
-  };
+  const body = errorBody(code, message, request.url.split('?')[0] ?? request.url);
+  const { status } = body;
   if (extra.errors) body.errors = extra.errors;
   if (extra.details) body.details = extra.details;
   if (status >= 500) body.requestId = String(request.id);
