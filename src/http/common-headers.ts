@@ -36,7 +36,8 @@ export function commonHeaderLines(id: string): string[] {
 /**
  * Echoes the request id and sets the security headers on every answer. Once the app is
  * closing, new requests get 503 in the common error body (Fastify's own closing answer
- * would have neither it nor these headers); requests already under way finish.
+ * would have neither it nor these headers); requests already under way finish. An HTTP/1.1
+ * request without Host is 400 `malformed-request`.
  */
 export function addCommonHeaders(app: FastifyInstance): void {
   let closing = false;
@@ -49,6 +50,13 @@ export function addCommonHeaders(app: FastifyInstance): void {
     if (closing) {
       reply.header('connection', 'close');
       sendError(request, reply, 'not-ready', 'the service is shutting down; retry on another node');
+      return;
+    }
+    // Node's server leaves this check to us (`requireHostHeader: false`), so that it is
+    // answered in the common body; it sits here to add no hook to every request.
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      reply.header('connection', 'close');
+      sendError(request, reply, 'malformed-request', 'an HTTP/1.1 request needs a Host header');
       return;
     }
     done();

@@ -101,23 +101,14 @@ function requestPath(rawPacket: unknown): string {
 }
 
 /**
- * Requests Node itself would answer with an empty body or none: an HTTP/1.1 request without
- * Host (with `requireHostHeader: false` on the server, checked here instead, in the common
- * body), an `Expect` other than `100-continue` (RFC 9110 lets a server ignore it; the
- * request is served as if it had none, instead of Node's bare 417), and CONNECT (Node
- * closes the connection without a word: we are no proxy).
+ * Requests Node itself would answer with an empty body or none: an `Expect` other than
+ * `100-continue` (RFC 9110 lets a server ignore it; the request is served as if it had none,
+ * instead of Node's bare 417), and CONNECT (Node closes the connection without a word: we are
+ * no proxy). An HTTP/1.1 request without Host is checked with the common headers.
  */
 export function takeOverNodeAnswers(app: FastifyInstance): void {
   app.server.on('checkExpectation', (req, res) => app.routing(req, res));
   app.server.on('connect', (_req, socket: Socket) => {
     writeAnswer(socket, 'method-not-allowed', 'CONNECT is not allowed: this is no proxy', '', randomUUID());
-  });
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      reply.header('connection', 'close');
-      sendError(request, reply, 'malformed-request', 'an HTTP/1.1 request needs a Host header');
-      return;
-    }
-    done();
   });
 }
