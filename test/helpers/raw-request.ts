@@ -1,4 +1,5 @@
 // Requests sent as raw text, so a test controls every byte of the body (escapes, NUL, huge numbers).
+import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { adminAuth } from './app.js';
 
@@ -26,4 +27,11 @@ export async function sendRaw(
     ...(options.json === undefined ? {} : { payload: options.json }),
   });
   return { status: response.statusCode, body: response.body ? response.json() : undefined };
+}
+
+/** Asserts that no search was counted for the instance: after a refresh, nothing is top-searched. */
+export async function assertNoSearchCounted(app: FastifyInstance, instanceId: string): Promise<void> {
+  const api = `/api/typeahead/instances/${instanceId}`;
+  assert.equal((await sendRaw(app, 'POST', `${api}/refresh`)).status, 200);
+  assert.deepEqual((await sendRaw(app, 'GET', `${api}/terms`)).body.topSearched, []);
 }
