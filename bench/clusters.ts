@@ -1,13 +1,11 @@
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { checkConnectivity } from '../src/clusters/connectivity.js';
 import { cloudSettings, standaloneSettings } from '../test/helpers/cluster-settings.js';
 import { startFakeSolr } from '../test/helpers/fake-solr.js';
 import { seedSolrCloud } from '../test/helpers/solr-cloud-layout.js';
 import { freePort, startZooKeeper } from '../test/helpers/zookeeper.js';
+import { createBenchStore, type Engine } from './engines.js';
 import { percentile, startBare, startService } from './lib.js';
 import type { Benchmark } from './run.js';
 
@@ -77,9 +75,9 @@ async function blackHole(): Promise<{ port: number; close(): Promise<void> }> {
   };
 }
 
-async function httpRows(connectString: string): Promise<Row[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'searchdeck-bench-clusters-'));
-  const service = await startService({ SEARCHDECK_DATA_DIR: dataDir, SEARCHDECK_ADMIN_PASSWORD: password });
+async function httpRows(connectString: string, engine: Engine): Promise<Row[]> {
+  const store = await createBenchStore(engine, 'clusters');
+  const service = await startService({ ...store.env, SEARCHDECK_ADMIN_PASSWORD: password });
   const bare = await startBare({ id: 'bench', ok: true, steps: [] });
   try {
     const authorization = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
@@ -112,13 +110,13 @@ async function httpRows(connectString: string): Promise<Row[]> {
   } finally {
     await service.stop();
     await bare.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await store.remove();
   }
 }
 
 export const clustersBenchmark: Benchmark = {
   name: 'clusters',
-  async run() {
+  async run(engine: Engine) {
     const zk = await startZooKeeper();
     const solr = await startFakeSolr();
     const hole = await blackHole();
@@ -146,7 +144,7 @@ export const clustersBenchmark: Benchmark = {
         target: `≤ ${CHECK_TARGET_MS} ms`,
         met: percentile(standalone, 99) <= CHECK_TARGET_MS,
       });
-      rows.push(...(await httpRows(`${zk.connectString}/bench`)));
+      rows.push(...(await httpRows(`${zk.connectString}/bench`, engine)));
       const bound = UNREACHABLE_TIMEOUT_MS * 1.1;
       for (const [label, connectString] of [
         ['unreachable: nothing listens on the port', `127.0.0.1:${await freePort()}/solr`],
@@ -168,7 +166,7 @@ export const clustersBenchmark: Benchmark = {
       return [
         '## Search clusters',
         '',
-        `The connectivity check (all four steps in cloud mode) against a real ZooKeeper (Debian's package, started by the test harness on loopback) with a SolrCloud layout under a chroot, and a fake Solr node over real HTTP (test/helpers). Runs are sequential, after ${WARM_UP} warm-up runs; each check opens and closes its own ZooKeeper session and HTTP connection. The HTTP row goes through the built service (admin Basic auth, SQLite), beside a bare Fastify route answering a constant of similar size.`,
+        `The connectivity check (all four steps in cloud mode) against a real ZooKeeper (Debian's package, started by the test harness on loopback) with a SolrCloud layout under a chroot, and a fake Solr node over real HTTP (test/helpers). Runs are sequential, after ${WARM_UP} warm-up runs; each check opens and closes its own ZooKeeper session and HTTP connection. The HTTP row goes through the built service (admin Basic auth, ${engine}), beside a bare Fastify route answering a constant of similar size.`,
         '',
         table(rows),
         '',

@@ -181,3 +181,20 @@ export function median(values: number[]): number {
     50,
   );
 }
+
+/** An access token of the service for an API client (the client-credentials grant). */
+export async function tokenOf(
+  url: string,
+  client: { clientId: string; clientSecret: string },
+): Promise<string> {
+  const response = await fetch(`${url}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+    }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}

@@ -1,25 +1,19 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// Links scenario: the link check at 100,000 and 1,000,000 links beside a bare Fastify route,
+// on each engine, in rotating rounds; the growth between the two sizes; and the other
+// lookups of the spec at 1,000,000 links.
 import SqliteDatabase from 'better-sqlite3';
-import {
-  type LoadResult,
-  load,
-  loadTable,
-  root,
-  rssMiB,
-  seededRandom,
-  startBare,
-  startService,
-} from './lib.js';
+import pg from 'pg';
+import { type ComparisonRow, comparisonTable, type Measure, medianMeasure, ratioOf } from './compare.js';
+import { type BenchStore, createBenchStore, type Engine } from './engines.js';
+import { seededRandom, startBare, startService } from './lib.js';
+import { measureServer, rotatingRounds } from './measure.js';
 import type { Benchmark } from './run.js';
 
 const quick = process.env.BENCH_QUICK === '1';
-const LINKS = quick ? 50_000 : 1_000_000;
-const SUBJECTS = LINKS / 10;
-const OBJECTS = 200_003; // prime: (i * 7919) mod OBJECTS never repeats for one subject
+const SIZES = quick ? [10_000, 100_000] : [100_000, 1_000_000];
 const SECONDS = quick ? 3 : 10;
+const ROUNDS = 3;
+const OBJECTS = 200_003; // prime: (i * 7919) mod OBJECTS never repeats for one subject
 const storedTypes = ['dependsOn', 'isPartOf', 'inContextOf', 'relatesTo'];
 const reverse: Record<string, string> = {
   dependsOn: 'supports',
@@ -27,132 +21,202 @@ const reverse: Record<string, string> = {
   inContextOf: 'hasContext',
 };
 const password = 'bench-admin-password';
+const SECRET_KEY = Buffer.alloc(32, 5).toString('base64');
+const CREATED_AT = '2026-01-01T00:00:00.000Z';
 
-/** The i-th generated link, in its stored direction. */
-function link(i: number) {
+/** The i-th generated link of a set of `links`, in its stored direction (about 10 per subject). */
+function link(i: number, links: number) {
   return {
-    subject: `component:${i % SUBJECTS}`,
+    subject: `component:${i % (links / 10)}`,
     object: `resource:${(i * 7919) % OBJECTS}`,
     type: storedTypes[i % storedTypes.length]!,
   };
 }
 
-/** Writes the links straight into a migrated SQLite file: set-up, not what is measured. */
-function seed(dataDir: string): number {
-  execFileSync(process.execPath, ['dist/src/main.js', 'migrate', '--data-dir', dataDir], { cwd: root });
+/** Writes the links straight into the migrated store (set-up, not measured); answers ms. */
+async function seed(store: BenchStore, links: number): Promise<number> {
   const started = performance.now();
-  const db = new SqliteDatabase(join(dataDir, 'searchdeck.db'));
-  db.pragma('journal_mode = WAL');
-  const insert = db.prepare(
-    "insert into link (subject, link_type, object, originator, given_reversed, created_at) values (?, ?, ?, 'bench', 0, '2026-01-01T00:00:00.000Z')",
-  );
-  db.transaction(() => {
-    for (let i = 0; i < LINKS; i++) {
-      const l = link(i);
-      insert.run(l.subject, l.type, l.object);
+  if (store.sqliteFile) {
+    const db = new SqliteDatabase(store.sqliteFile);
+    db.pragma('journal_mode = WAL');
+    const insert = db.prepare(
+      `insert into link (subject, link_type, object, originator, given_reversed, created_at) values (?, ?, ?, 'bench', 0, '${CREATED_AT}')`,
+    );
+    db.transaction(() => {
+      for (let i = 0; i < links; i++) {
+        const l = link(i, links);
+        insert.run(l.subject, l.type, l.object);
+      }
+    })();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+  } else {
+    const client = new pg.Client({ connectionString: store.postgresUrl });
+    await client.connect();
+    try {
+      // Multi-row inserts of 1,000 links: a few hundred statements for a million links.
+      for (let start = 0; start < links; start += 1000) {
+        const values: string[] = [];
+        const rows: string[] = [];
+        for (let i = start; i < Math.min(links, start + 1000); i++) {
+          const l = link(i, links);
+          const n = values.length;
+          rows.push(`($${n + 1}, $${n + 2}, $${n + 3}, 'bench', 0, '${CREATED_AT}')`);
+          values.push(l.subject, l.type, l.object);
+        }
+        await client.query(
+          `insert into link (subject, link_type, object, originator, given_reversed, created_at) values ${rows.join(', ')}`,
+          values,
+        );
+      }
+    } finally {
+      await client.end();
     }
-  })();
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
+  }
+  await store.analyze();
   return Math.round(performance.now() - started);
 }
 
+const q = encodeURIComponent;
+
 export const linksBenchmark: Benchmark = {
   name: 'links',
-  async run() {
-    const dataDir = mkdtempSync(join(tmpdir(), 'searchdeck-bench-links-'));
+  async run(engine: Engine) {
+    const stores: BenchStore[] = [];
+    const stops: Array<() => Promise<void>> = [];
     try {
-      const seedMs = seed(dataDir);
-      const dbMiB = Math.round(statSync(join(dataDir, 'searchdeck.db')).size / 2 ** 20);
-      const service = await startService({
-        SEARCHDECK_DATA_DIR: dataDir,
-        SEARCHDECK_ADMIN_PASSWORD: password,
-      });
-      const headers = { authorization: `Basic ${Buffer.from(`admin:${password}`).toString('base64')}` };
-      const random = seededRandom(42);
-      const pick = () => link(Math.floor(random() * LINKS));
-      const q = encodeURIComponent;
-      const results: LoadResult[] = [];
-      let rss = 0;
-      try {
-        // Warm up the page cache and the JIT before measuring.
-        await load({
-          label: 'warm-up',
-          url: `${service.url}/api/links/check?subject=component:1`,
-          headers,
-          seconds: 2,
+      const services = [];
+      const seeded: string[] = [];
+      for (const links of SIZES) {
+        const store = await createBenchStore(engine, `links_${links}`);
+        stores.push(store);
+        const ms = await seed(store, links);
+        seeded.push(`${links.toLocaleString('en')} in ${(ms / 1000).toFixed(1)} s`);
+        const service = await startService({
+          ...store.env,
+          SEARCHDECK_ADMIN_PASSWORD: password,
+          SEARCHDECK_SECRET_KEY: SECRET_KEY,
         });
-        results.push(
-          await load({
-            label: 'check subject+object+linkType (stored direction)',
-            url: service.url,
-            headers,
-            seconds: SECONDS,
-            path: () => {
-              const l = pick();
-              return `/api/links/check?subject=${q(l.subject)}&object=${q(l.object)}&linkType=${l.type}`;
-            },
-          }),
-          await load({
-            label: 'check subject+object+linkType (reverse direction)',
-            url: service.url,
-            headers,
-            seconds: SECONDS,
-            path: () => {
-              const l = pick();
-              const type = reverse[l.type] ?? l.type;
-              return `/api/links/check?subject=${q(l.object)}&object=${q(l.subject)}&linkType=${type}`;
-            },
-          }),
-          await load({
-            label: 'check by subject alone',
-            url: service.url,
-            headers,
-            seconds: SECONDS,
-            path: () => `/api/links/check?subject=${q(Math.random() < 0.5 ? pick().subject : pick().object)}`,
-          }),
-          await load({
-            label: 'list by subject alone',
-            url: service.url,
-            headers,
-            seconds: SECONDS,
-            path: () => `/api/links?subject=${q(pick().subject)}`,
-          }),
-        );
-      } finally {
-        rss = rssMiB(service.pid);
-        await service.stop();
+        stops.push(() => service.stop());
+        services.push({ links, service });
       }
-      const l = link(0);
+      const headers = { authorization: `Basic ${Buffer.from(`admin:${password}`).toString('base64')}` };
+      const l0 = link(0, SIZES[0]!);
       const sample = Array.from({ length: 10 }, () => ({
-        subject: l.subject,
-        object: l.object,
-        linkType: l.type,
+        subject: l0.subject,
+        object: l0.object,
+        linkType: l0.type,
         originator: 'bench',
-        createdAt: '2026-01-01T00:00:00.000Z',
+        createdAt: CREATED_AT,
       }));
       const bare = await startBare(sample);
-      let baseline: LoadResult;
-      try {
-        baseline = await load({
-          label: 'bare Fastify route (10 link records)',
-          url: `${bare.url}/bare`,
+      stops.push(() => bare.stop());
+
+      /** Checks of random existing links (seeded), subject+object+linkType as stored. */
+      const checkOf = (links: number, seedNumber: number) => {
+        const random = seededRandom(seedNumber);
+        return () => {
+          const l = link(Math.floor(random() * links), links);
+          return `/api/links/check?subject=${q(l.subject)}&object=${q(l.object)}&linkType=${l.type}`;
+        };
+      };
+      let round = 0;
+      const sides: Record<string, () => Promise<Measure>> = {
+        bare: () => measureServer(bare.pid, { label: 'bare', url: `${bare.url}/bare`, seconds: SECONDS }),
+      };
+      for (const { links, service } of services) {
+        sides[String(links)] = () =>
+          measureServer(service.pid, {
+            label: String(links),
+            url: service.url,
+            headers,
+            seconds: SECONDS,
+            path: checkOf(links, 42 + round++),
+          });
+      }
+      // Unmeasured first: page cache, JIT, connections and the remembered credentials warm up.
+      for (const side of Object.values(sides)) await side();
+      const rounds = await rotatingRounds(ROUNDS, sides);
+      const [small, large] = SIZES.map((links) => rounds[String(links)]!);
+      const largest = SIZES[SIZES.length - 1]!.toLocaleString('en');
+      const vsBare = ratioOf({ ours: large!, peer: rounds.bare! }, (m) => m.rps);
+      const growth = ratioOf({ ours: small!, peer: large! }, (m) => m.rps);
+      const rows: ComparisonRow[] = SIZES.map((links, i) => ({
+        scenario: `check subject+object+linkType, ${links.toLocaleString('en')} links`,
+        engine,
+        measure: medianMeasure([small!, large!][i]!),
+      }));
+      rows[1] = {
+        ...rows[1]!,
+        peer: 'bare Fastify (throughput)',
+        ratio: vsBare,
+        target: '≥ 0.5 of bare throughput',
+        met: vsBare.median >= 0.5,
+      };
+      rows.push({
+        scenario: `growth ${SIZES[0]!.toLocaleString('en')} → ${largest} links (throughput at the small size over the large)`,
+        engine,
+        measure: medianMeasure(large!),
+        peer: `check at ${SIZES[0]!.toLocaleString('en')} links`,
+        ratio: growth,
+        target: '≤ 1.2×',
+        met: growth.median <= 1.2,
+      });
+      rows.push({
+        scenario: 'bare Fastify route, 10 link records',
+        engine: 'peer',
+        measure: medianMeasure(rounds.bare!),
+      });
+
+      // The other lookups of the spec, once each, on the largest set.
+      const { links, service } = services[services.length - 1]!;
+      const random = seededRandom(7);
+      const pick = () => link(Math.floor(random() * links), links);
+      const lookups: Array<[string, () => string, number]> = [
+        [
+          'check subject+object+linkType (reverse direction)',
+          () => {
+            const l = pick();
+            return `/api/links/check?subject=${q(l.object)}&object=${q(l.subject)}&linkType=${reverse[l.type] ?? l.type}`;
+          },
+          5,
+        ],
+        [
+          'check by subject alone',
+          () => `/api/links/check?subject=${q(random() < 0.5 ? pick().subject : pick().object)}`,
+          10,
+        ],
+        ['list by subject alone', () => `/api/links?subject=${q(pick().subject)}`, 10],
+      ];
+      for (const [label, path, p99] of lookups) {
+        const measure = await measureServer(service.pid, {
+          label,
+          url: service.url,
+          headers,
           seconds: SECONDS,
+          path,
         });
-      } finally {
-        await bare.stop();
+        rows.push({
+          scenario: `${label}, ${largest} links`,
+          engine,
+          measure,
+          target: `p99 ≤ ${p99} ms`,
+          met: measure.p99 <= p99,
+        });
       }
       return [
-        `## Links`,
+        '## Links',
         '',
-        `${LINKS.toLocaleString('en')} links (${SUBJECTS.toLocaleString('en')} subjects, about 10 links each and about 5 as object), embedded SQLite: ${dbMiB} MiB on disk, seeded in ${seedMs} ms. Admin Basic auth on every request. 10 connections, ${SECONDS} s per row; requests pick random existing links (seeded).`,
+        `Links seeded straight into ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} (${seeded.join(', ')}; about 10 links per subject, ANALYZE after), one service per size. Admin Basic auth on every request. 10 connections, ${SECONDS} s per round, ${ROUNDS} rounds in which the bare route and each size run once, each round starting with the next side, after an unmeasured warm-up; figures are medians over the rounds, ratios the median (min–max) of the per-round ratios. Requests pick random existing links (seeded).`,
         '',
-        loadTable([...results, baseline], baseline),
-        '',
-        `Service RSS after the run: ${rss} MiB. Targets (spec): check by subject+object+linkType p99 ≤ 5 ms; check or list by subject alone p99 ≤ 10 ms.`,
+        comparisonTable(rows),
+        ...(quick
+          ? ['', "Quick mode (`BENCH_QUICK=1`): short rounds and the small sizes; not the targets' sizes."]
+          : []),
       ].join('\n');
     } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+      for (const stop of stops.reverse()) await stop();
+      for (const store of stores) await store.remove();
     }
   },
 };

@@ -1,16 +1,31 @@
 // The stateful parts of the app, built once in buildApp and handed to the areas that use
 // them; tests reach them as `app.parts` instead of through module state.
+import type { EvaluationParts } from './evaluation/evaluation-parts.js';
+import type { HistoryRetention } from './history/retention.js';
+import type { FailureLimiter } from './http/rate-limiter.js';
 import type { TokenService } from './oauth/token-service.js';
+import type { QueryParts } from './query/query-parts.js';
 import type { RulesParts } from './rules/rules-parts.js';
 import type { TypeaheadParts } from './typeahead/typeahead-parts.js';
+import type { UsersParts } from './users/users-parts.js';
 
 export interface AppParts {
+  /** Failed admin logins and failed token requests per client, counted in the database. */
+  readonly limits: { readonly adminLogin: FailureLimiter; readonly tokenRequest: FailureLimiter };
+  /** Users' passwords (HTTP Basic, signing in) and the console's sessions. */
+  readonly users: UsersParts;
   /** Issues and verifies the access tokens of the Rules API. */
   readonly oauth: TokenService;
   /** Webhook delivery and the bulk runner of the Rules API. */
   readonly rules: RulesParts;
   /** Suggestion indexes, the change feed between nodes and the top-searched schedule. */
   readonly typeahead: TypeaheadParts;
+  /** Compiled live rules and rewrites per studio, kept in step with every node's changes. */
+  readonly evaluation: EvaluationParts;
+  /** The hourly pruning of history events past the retention. */
+  readonly history: HistoryRetention;
+  /** Live nodes of the clusters queried, connections to Solr, the search-log batch. */
+  readonly query: QueryParts;
 }
 
 declare module 'fastify' {

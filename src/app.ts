@@ -5,30 +5,51 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { AppParts } from './app-parts.js';
 import { clustersArea } from './clusters/routes.js';
 import type { Config } from './config.js';
-import { requireAdmin } from './http/admin-auth.js';
+import { EvaluationParts } from './evaluation/evaluation-parts.js';
+import type { RewriteSource } from './evaluation/rewrite-source.js';
+import { evaluationArea } from './evaluation/routes.js';
+import { HistoryRetention } from './history/retention.js';
+import { historyArea } from './history/routes.js';
+import { requireUser, userCheck } from './http/admin-auth.js';
 import { type AppContext, type Area, appScope, type Tuning } from './http/area.js';
 import { addCommonHeaders, requestId } from './http/common-headers.js';
+import { consoleDirectory, consoleRoutes } from './http/console.js';
 import { answerClientError, answerFrameworkError, takeOverNodeAnswers } from './http/early-errors.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { ValidationError } from './http/errors.js';
+import { landingPage } from './http/landing-page.js';
 import { createMetrics } from './http/metrics.js';
+import { openApiOptions } from './http/openapi.js';
 import { healthRoutes, metricsRoute } from './http/operations-routes.js';
 import { FailureLimiter } from './http/rate-limiter.js';
 import { OneLinePerRequest } from './http/request-logging.js';
 import { ErrorBodySchema, ID_PATTERN } from './http/schemas.js';
+import { parseTrustedProxies } from './http/trust-proxy.js';
 import { buildValidator } from './http/validation.js';
 import { requireWellFormedText } from './http/well-formed-text.js';
+import { JobMetrics } from './jobs/job-metrics.js';
 import { linksArea } from './links/routes.js';
 import { externalIssuerSettings } from './oauth/external-issuer.js';
 import { oauthArea } from './oauth/token-routes.js';
 import { TokenService } from './oauth/token-service.js';
+import { objectsArea } from './objects/routes.js';
+import { QueryParts } from './query/query-parts.js';
+import { queryArea } from './query/routes.js';
+import { rewritesArea } from './rewrites/routes.js';
+import { liveRewritesOf, stagingRewritesOf, studioRewrites } from './rewrites/service.js';
 import { rulesArea } from './rules/routes.js';
+import { studioRules } from './rules/rule-edits.js';
 import { rulesParts } from './rules/rules-parts.js';
-import { AdminVerifier } from './security/admin-credentials.js';
 import type { Store } from './storage/database.js';
+import { watchPool } from './storage/pool-metrics.js';
 import { studiosArea } from './studios/routes.js';
 import { typeaheadArea } from './typeahead/routes.js';
 import { TypeaheadParts } from './typeahead/typeahead-parts.js';
+import { sessionRoutes, usersArea } from './users/routes.js';
+import { UsersParts } from './users/users-parts.js';
+
+/** The rewrites evaluation applies: those of the Query Rewrites API. */
+const STORED_REWRITES: RewriteSource = { live: liveRewritesOf, staging: stagingRewritesOf };
 
 export interface AppDeps {
   config: Config;
@@ -38,6 +59,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   now?: () => Date;
   tuning?: Tuning;
+  /** Where evaluation takes rewrites from (tests give their own); none by default. */
+  rewrites?: RewriteSource;
 }
 
 const ID_OF_APP = new RegExp(ID_PATTERN);
@@ -47,6 +70,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? { level: deps.config.logLevel, redact: ['req.headers.authorization'] },
     bodyLimit: 1024 * 1024,
+    // request.ip (failure limits, logs), .protocol and .hostname follow X-Forwarded-* only
+    // when the peer is a trusted proxy (SEARCHDECK_TRUST_PROXY; off by default).
+    trustProxy: parseTrustedProxies(deps.config.trustProxy),
     genReqId: (req) => requestId(req.headers['x-request-id']),
     // Answered by our own hook instead, in the common error body (common-headers.ts).
     return503OnClosing: false,
@@ -61,6 +87,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new OneLinePerRequest(),
     schemaController: { compilersFactory: { buildValidator } },
   });
+  // A client that sends its request and then closes its side of the connection (`nc -N`,
+  // some HTTP/1.0 tools) still waits for the answer; Node would abort every request still
+  // running on such a connection and answer nothing. The connection closes after the answer.
+  // Node's http.Server reads this flag though its types omit it; a test holds the behaviour.
+  (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   const routes = FindMyWay();
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat() as HTTPMethod[]) {
@@ -73,67 +104,102 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
 
   installErrorHandling(app, allowedMethods);
+  // Fastify parses text/plain bodies into a string by default; no route takes one, and a
+  // JSON route must answer such a body 415 like any other type it does not take, not 400.
+  app.removeContentTypeParser('text/plain');
   addCommonHeaders(app);
   takeOverNodeAnswers(app);
   requireWellFormedText(app);
+  const metrics = createMetrics(app);
+  const now = deps.now ?? (() => new Date());
   const ctx: AppContext = {
     config: deps.config,
     store: deps.store,
     secretKey: deps.secretKey,
-    metrics: createMetrics(app),
+    metrics,
+    jobs: new JobMetrics(metrics, now),
     log: app.log,
-    now: deps.now ?? (() => new Date()),
+    now,
     tuning: deps.tuning ?? {},
   };
+  const unwatchPool = watchPool(deps.store.pool, ctx.metrics, app.log);
+  const adminLogin = new FailureLimiter(deps.store.db, 'admin-login', ctx.now);
+  // Evaluation applies the rewrites of the Query Rewrites API (tests may give their own), and
+  // that API's publishes tell it to rebuild (`onLiveChange` below).
+  const evaluation = new EvaluationParts(ctx, deps.rewrites ?? STORED_REWRITES);
   const parts: AppParts = {
+    limits: {
+      adminLogin,
+      tokenRequest: new FailureLimiter(deps.store.db, 'token-request', ctx.now),
+    },
+    users: new UsersParts(deps.store, adminLogin, ctx.now, deps.config.sessionIdleMinutes, app.log),
     oauth: new TokenService(deps.store.db, deps.secretKey, ctx.now, externalIssuerSettings(deps.config)),
-    rules: rulesParts(ctx),
+    rules: rulesParts(ctx, (studioId, ruleIds) =>
+      evaluation.liveChanged(studioId, { rules: ruleIds, rewrites: false }),
+    ),
     typeahead: new TypeaheadParts(ctx),
+    evaluation,
+    history: new HistoryRetention({ ...ctx, retentionDays: deps.config.historyRetentionDays }),
+    query: new QueryParts(ctx),
   };
   app.decorate('parts', parts);
-  app.addHook('onReady', () => parts.typeahead.start());
+  app.addHook('onReady', async () => {
+    parts.history.start();
+    await parts.typeahead.start();
+  });
+  app.addHook('onReady', () => parts.evaluation.start());
+  app.addHook('onReady', async () => parts.query.start());
   app.addHook('onClose', async () => {
     await parts.rules.close();
     await parts.typeahead.stop();
+    parts.history.stop();
+    unwatchPool();
+    await parts.evaluation.stop();
+    await parts.query.close();
   });
+  // The rewrites' own notice of a changed live set, for their API and for imports alike.
+  const rewritesLiveChanged = (studioId: string) =>
+    void parts.evaluation.liveChanged(studioId, { rules: [], rewrites: true });
   const areas: Area[] = [
+    usersArea(parts.users),
     linksArea,
     clustersArea,
     typeaheadArea(parts.typeahead),
-    studiosArea,
-    oauthArea(parts.oauth),
+    studiosArea([studioRules, studioRewrites]),
+    oauthArea(parts.oauth, parts.limits.tokenRequest),
     rulesArea(parts.oauth, parts.rules),
+    rewritesArea(parts.oauth, {
+      // liveChanged never throws; the rewrite's answer does not wait for the rebuild.
+      onLiveChange: rewritesLiveChanged,
+    }),
+    objectsArea({
+      typeahead: parts.typeahead,
+      wakeDeliveries: () => parts.rules.webhooks.wake(),
+      liveRulesChanged: (studioId) => parts.evaluation.liveChanged(studioId),
+      liveRewritesChanged: rewritesLiveChanged,
+    }),
+    evaluationArea(parts.oauth, parts.evaluation),
+    historyArea,
+    queryArea(parts.query, parts.evaluation, userCheck(parts.users.passwords, parts.users.auth)),
   ];
   app.addSchema(ErrorBodySchema);
   for (const schema of areas.flatMap((area) => area.schemas ?? [])) app.addSchema(schema);
 
-  await app.register(swagger, {
-    // Shared schemas keep their $id as their name in the document, instead of def-0, def-1, …
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    openapi: {
-      info: {
-        title: 'searchdeck',
-        version: '0.1.0',
-        description: 'Links, search clusters, typeahead and rules.',
-      },
-      components: {
-        securitySchemes: {
-          basic: { type: 'http', scheme: 'basic' },
-          embed: { type: 'apiKey', in: 'header', name: 'Authorization' },
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        },
-      },
-    },
+  await app.register(swagger, openApiOptions('0.1.0'));
+  // Offers the three credentials in "Authorize", and keeps them across reloads of the page.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { url: '/api/openapi.json', persistAuthorization: true },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/api/openapi.json' } });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   healthRoutes(app, deps.store);
+  landingPage(app);
+  await consoleRoutes(app, consoleDirectory());
 
-  const verifier = new AdminVerifier(deps.store.db);
-  const limiter = new FailureLimiter();
+  sessionRoutes(app, ctx, parts.users);
   await app.register(async (admin) => {
-    requireAdmin(admin, verifier, limiter);
+    requireUser(admin, parts.users.auth, parts.users.passwords);
     metricsRoute(admin, ctx.metrics);
     for (const prefix of ['/api', '/api/apps/:app']) {
       await admin.register(

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { parseTrustedProxies } from './http/trust-proxy.js';
 
 /** Every setting of the service: its variable, its flag, and the schema its value must satisfy. */
 const settings = {
@@ -49,6 +50,30 @@ const settings = {
     schema: Type.Integer({ minimum: 1, maximum: 3_600_000 }),
     default: 5000,
   },
+  trustProxy: {
+    env: 'SEARCHDECK_TRUST_PROXY',
+    // Off, a list of proxy addresses and ranges, or `true`: read by parseTrustedProxies.
+    schema: Type.String({ minLength: 1 }),
+    default: undefined,
+  },
+  historyRetentionDays: {
+    env: 'SEARCHDECK_HISTORY_RETENTION_DAYS',
+    // History events older than this are pruned by the hourly job.
+    schema: Type.Integer({ minimum: 1, maximum: 36_500 }),
+    default: 90,
+  },
+  sessionIdleMinutes: {
+    env: 'SEARCHDECK_SESSION_IDLE_MINUTES',
+    // A console session unused for this long ends (8 hours by default, 30 days at most).
+    schema: Type.Integer({ minimum: 1, maximum: 43_200 }),
+    default: 480,
+  },
+  cookieSecure: {
+    env: 'SEARCHDECK_COOKIE_SECURE',
+    // The session cookie is Secure over HTTPS anyway; this makes it so behind a TLS proxy too.
+    schema: Type.Boolean(),
+    default: false,
+  },
   logLevel: {
     env: 'SEARCHDECK_LOG_LEVEL',
     schema: Type.Union([
@@ -65,7 +90,7 @@ const settings = {
 } as const;
 
 type Settings = typeof settings;
-type SettingName = keyof Settings;
+export type SettingName = keyof Settings;
 
 export type Config = Readonly<{
   [K in SettingName]: Settings[K]['default'] extends undefined
@@ -73,7 +98,17 @@ export type Config = Readonly<{
     : Static<Settings[K]['schema']>;
 }>;
 
+/**
+ * A start the operator fixes through a setting: an invalid value, or one the machine refuses
+ * (a port in use, a data dir that cannot be written, a database that cannot be reached). Its
+ * message is one line that names the setting; the CLI prints it without a stack.
+ */
 export class ConfigError extends Error {}
+
+/** How messages name a setting: `SEARCHDECK_DATA_DIR (--data-dir)`. */
+export function settingLabel(name: SettingName): string {
+  return `${settings[name].env} (--${flagName(name)})`;
+}
 
 /** Flag name of a setting: `dataDir` → `--data-dir`. */
 export function flagName(name: string): string {
@@ -115,12 +150,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     // Convert is lenient ("1.5" becomes 1); a number must be written exactly as one.
     const exact = typeof value !== 'number' || String(value) === raw.trim();
     if (!exact || !Value.Check(setting.schema, value)) {
-      throw new ConfigError(`${setting.env} (--${flagName(name)}) is invalid: ${describeProblem(name, raw)}`);
+      throw new ConfigError(`${settingLabel(name)} is invalid: ${describeProblem(name, raw)}`);
     }
     config[name] = value;
   }
   if (typeof config.secretKey === 'string' && Buffer.from(config.secretKey, 'base64').length !== 32) {
     throw new ConfigError('SEARCHDECK_SECRET_KEY (--secret-key) is invalid: it must be 32 bytes in base64');
+  }
+  if (typeof config.trustProxy === 'string') {
+    try {
+      parseTrustedProxies(config.trustProxy);
+    } catch (error) {
+      throw new ConfigError(`SEARCHDECK_TRUST_PROXY (--trust-proxy) is invalid: ${(error as Error).message}`);
+    }
   }
   if ((config.oidcIssuer === undefined) !== (config.oidcJwksUrl === undefined)) {
     throw new ConfigError(
@@ -145,6 +187,10 @@ function describeProblem(name: SettingName, raw: string): string {
       return 'it must be an http:// or https:// URL';
     case 'statementTimeoutMs':
       return `"${raw}" is not a number of milliseconds (1-3600000)`;
+    case 'sessionIdleMinutes':
+      return `"${raw}" is not a number of minutes (1-43200)`;
+    case 'cookieSecure':
+      return `"${raw}" is not true or false`;
     case 'logLevel':
       return `"${raw}" is not one of fatal, error, warn, info, debug, trace, silent`;
     default:

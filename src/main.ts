@@ -1,18 +1,18 @@
 #!/usr/bin/env node
-import { createInterface } from 'node:readline';
 import { ConfigError, describeSettings, loadConfig } from './config.js';
+import { PasswordsDiffer, PromptCancelled, readNewPassword } from './password-prompt.js';
 import { setAdminPassword } from './security/admin-credentials.js';
 import { prepareStore, serve } from './server.js';
-import { openStore } from './storage/database.js';
-import { migrateToLatest } from './storage/migrate.js';
+import { openMigratedStore } from './startup.js';
 
 const usage = `searchdeck: the experience layer of a search platform
 
 Usage:
   searchdeck serve [flags]                 run the service
   searchdeck migrate [flags]               apply pending database migrations and exit
-  searchdeck admin set-password [flags]    set the admin password (read from standard input,
-                                           or --password)
+  searchdeck admin set-password [flags]    set the admin password: asked twice, hidden, on a
+                                           terminal; else the first line of standard input,
+                                           or --password
   searchdeck --help                        this text
 
 Flags and environment variables (a flag wins over its variable):
@@ -21,11 +21,29 @@ ${describeSettings()
   .join('\n')}
 `;
 
-async function readPassword(): Promise<string> {
-  if (process.stdin.isTTY) process.stdout.write('New admin password: ');
-  const lines = createInterface({ input: process.stdin });
-  for await (const line of lines) return line.trim();
-  return '';
+/** `searchdeck admin set-password`: the exit code. */
+async function setPassword(args: string[]): Promise<number> {
+  const at = args.indexOf('--password');
+  const given = at >= 0 ? (args.splice(at, 2)[1] ?? '') : undefined;
+  const config = loadConfig(process.env, args);
+  let password: string;
+  try {
+    password = given ?? (await readNewPassword());
+  } catch (error) {
+    if (error instanceof PromptCancelled) return 130;
+    if (!(error instanceof PasswordsDiffer)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  if (password.length < 8) {
+    process.stderr.write('the password must be at least 8 characters long; nothing was changed\n');
+    return 2;
+  }
+  const store = await prepareStore(config, () => {});
+  await setAdminPassword(store.db, password);
+  await store.close();
+  process.stdout.write('admin password changed\n');
+  return 0;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -39,26 +57,12 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   if (command === 'migrate') {
-    const store = openStore(loadConfig(process.env, rest));
-    const applied = await migrateToLatest(store);
+    const { store, applied } = await openMigratedStore(loadConfig(process.env, rest));
     await store.close();
     process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
     return 0;
   }
-  if (command === 'admin' && rest[0] === 'set-password') {
-    const args = rest.slice(1);
-    const at = args.indexOf('--password');
-    const password = at >= 0 ? (args.splice(at, 2)[1] ?? '') : await readPassword();
-    if (password.length < 8) {
-      process.stderr.write('the password must be at least 8 characters long\n');
-      return 2;
-    }
-    const store = await prepareStore(loadConfig(process.env, args), () => {});
-    await setAdminPassword(store.db, password);
-    await store.close();
-    process.stdout.write('admin password changed\n');
-    return 0;
-  }
+  if (command === 'admin' && rest[0] === 'set-password') return setPassword(rest.slice(1));
   process.stderr.write(`unknown command: ${argv.join(' ')}\n\n${usage}`);
   return 2;
 }

@@ -1,18 +1,18 @@
+import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { ensureAdminPassword } from './security/admin-credentials.js';
 import { loadSecretKey } from './security/secret-key.js';
-import { openStore, type Store } from './storage/database.js';
-import { migrateToLatest } from './storage/migrate.js';
+import { ensureAddressFree, ensureDataDir, listenFailure, openMigratedStore } from './startup.js';
+import type { Store } from './storage/database.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Opens the database, applies migrations and makes sure an admin password exists. */
 export async function prepareStore(config: Config, print: (line: string) => void): Promise<Store> {
-  const store = openStore(config);
+  const { store } = await openMigratedStore(config);
   try {
-    await migrateToLatest(store);
     const { generated } = await ensureAdminPassword(store.db, config.adminPassword);
     if (generated) {
       print(`Generated admin password (shown once, only its hash is kept): ${generated}`);
@@ -25,35 +25,40 @@ export async function prepareStore(config: Config, print: (line: string) => void
   }
 }
 
-/** Starts the service: listens, and shuts down gracefully on SIGTERM/SIGINT. */
+/**
+ * Starts the service: checks what the machine may refuse (address, data dir, database) before
+ * anything else, listens, and shuts down gracefully on a signal or an uncaught error.
+ */
 export async function serve(config: Config): Promise<FastifyInstance> {
+  await ensureAddressFree(config);
+  ensureDataDir(config);
   const secretKey = loadSecretKey(config);
   const store = await prepareStore(config, (line) => process.stdout.write(`${line}\n`));
   const app = await buildApp({ config, store, secretKey });
   app.addHook('onClose', async () => store.close());
-  const address = await app.listen({ host: config.host, port: config.port });
+  let address: string;
+  try {
+    address = await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await app.close();
+    throw listenFailure(error, config) ?? error;
+  }
   // Printed whatever the log level, so operators and scripts see where it listens.
   process.stdout.write(`searchdeck listening at ${address}\n`);
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    const force = setTimeout(() => {
-      app.log.warn('in-flight requests did not finish in time; exiting');
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
-    force.unref();
-    app.close().then(
-      () => process.exit(0),
-      (error) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  stopGracefully(app);
   return app;
+}
+
+/**
+ * On SIGTERM, SIGINT (and the other signals close-with-grace handles) the app stops accepting,
+ * finishes in-flight requests, answers new ones on open connections 503, closes the database
+ * and exits 0; past the grace period, or on a second signal, it exits 1 at once. An uncaught
+ * error closes the same way and exits 1.
+ */
+function stopGracefully(app: FastifyInstance): void {
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger: app.log }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an uncaught error');
+    else app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    await app.close();
+  });
 }

@@ -35,7 +35,7 @@ export type NodeListResult =
 
 export const KERBEROS_UNSUPPORTED = 'Kerberos connectivity checks are not supported yet';
 
-const realDeps: ConnectivityDeps = { connectZooKeeper, getSystemInfo };
+export const realDeps: ConnectivityDeps = { connectZooKeeper, getSystemInfo };
 
 /** Runs the spec's connectivity check now; the whole of it takes at most about `zkConnectTimeout`. */
 export async function checkConnectivity(
@@ -114,7 +114,8 @@ async function standaloneNode(
   return { name, baseUrl, state: answered ? 'live' : 'down' };
 }
 
-function failure(
+/** The result of a check that stopped at a failed step (any other error is rethrown). */
+export function failure(
   error: unknown,
   log: StepLog,
 ): { ok: false; code: CheckFailureCode; message: string; steps: CheckStep[] } {

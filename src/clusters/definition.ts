@@ -21,6 +21,7 @@ export interface ClusterDefinition {
   cloud: boolean;
   zkClientTimeout: number;
   zkConnectTimeout: number;
+  bufferCommitWithin: number;
   bufferFlushInterval: number;
   bufferSize: number;
   concurrency: number;
@@ -65,6 +66,7 @@ export function readDefinition(id: string, input: SearchClusterInput): Requested
       cloud,
       zkClientTimeout: input.zkClientTimeout ?? clusterDefaults.zkClientTimeout,
       zkConnectTimeout: input.zkConnectTimeout ?? clusterDefaults.zkConnectTimeout,
+      bufferCommitWithin: input.bufferCommitWithin ?? clusterDefaults.bufferCommitWithin,
       bufferFlushInterval: input.bufferFlushInterval ?? clusterDefaults.bufferFlushInterval,
       bufferSize: input.bufferSize ?? clusterDefaults.bufferSize,
       concurrency: input.concurrency ?? clusterDefaults.concurrency,

@@ -24,6 +24,11 @@ export function selectCluster(db: Kysely<Database>, id: string): Promise<SearchC
   return db.selectFrom('search_cluster').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** When each definition last changed. */
+export function selectClusterVersions(db: Kysely<Database>): Promise<{ id: string; updated_at: string }[]> {
+  return db.selectFrom('search_cluster').select(['id', 'updated_at']).execute();
+}
+
 /** Inserts a definition unless its id is taken; true when it was inserted. */
 export async function insertCluster(db: Kysely<Database>, row: SearchClusterTable): Promise<boolean> {
   const result = await db

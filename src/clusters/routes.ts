@@ -1,9 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { adminActor } from '../history/actor.js';
 import { type Area, appScope } from '../http/area.js';
 import { adminErrors, ErrorBodySchema, sharedRef } from '../http/schemas.js';
 import { SecretBox } from '../security/secret-box.js';
+import { clusterCheckRecorder } from './check-metrics.js';
 import { ClusterCheckError } from './errors.js';
 import {
   ClusterNodeSchema,
@@ -13,11 +15,14 @@ import {
   NewSearchClusterBody,
   SearchClusterBody,
   SearchClusterSchema,
+  SolrSystemInfoSchema,
+  SystemInfoQuery,
   ValidateQuery,
 } from './schemas.js';
 import {
   clusterNodes,
   clusterStatus,
+  clusterSystemInfo,
   createCluster,
   deleteCluster,
   getCluster,
@@ -38,17 +43,20 @@ export const clustersArea: Area = {
     NewSearchClusterBody,
     ClusterStatusSchema,
     ClusterNodeSchema,
+    SolrSystemInfoSchema,
   ],
   admin(untyped: FastifyInstance, ctx) {
     const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
     const db = ctx.store.db;
     const box = new SecretBox(ctx.secretKey);
+    const recordCheck = clusterCheckRecorder(ctx.metrics);
 
     api.get(
       '/searchCluster',
       {
         schema: {
           tags,
+          operationId: 'listSearchClusters',
           summary: 'All search-cluster definitions (in an app: those in its context)',
           response: { 200: Type.Array(Cluster), ...adminErrors },
         },
@@ -61,6 +69,7 @@ export const clustersArea: Area = {
       {
         schema: {
           tags,
+          operationId: 'createSearchCluster',
           summary: 'Create a search-cluster definition (in an app: also puts it in the app context)',
           querystring: ValidateQuery,
           body: sharedRef(NewSearchClusterBody),
@@ -75,6 +84,8 @@ export const clustersArea: Area = {
             validate: request.query.validate,
             app: appScope(request),
             now: ctx.now(),
+            recordCheck,
+            actor: adminActor(request),
           }),
         ),
     );
@@ -84,6 +95,7 @@ export const clustersArea: Area = {
       {
         schema: {
           tags,
+          operationId: 'getSearchCluster',
           summary: 'One search-cluster definition',
           params: IdParams,
           response: { 200: Cluster, ...adminErrors },
@@ -97,6 +109,7 @@ export const clustersArea: Area = {
       {
         schema: {
           tags,
+          operationId: 'putSearchCluster',
           summary: 'Create or replace a search-cluster definition; an absent or masked secret is kept',
           params: IdParams,
           querystring: ValidateQuery,
@@ -112,6 +125,8 @@ export const clustersArea: Area = {
             validate: request.query.validate,
             app: appScope(request),
             now: ctx.now(),
+            recordCheck,
+            actor: adminActor(request),
           }),
         ),
     );
@@ -121,6 +136,7 @@ export const clustersArea: Area = {
       {
         schema: {
           tags,
+          operationId: 'deleteSearchCluster',
           summary: 'Delete a search-cluster definition and its links (409 while something depends on it)',
           params: IdParams,
           querystring: DeleteQuery,
@@ -128,7 +144,11 @@ export const clustersArea: Area = {
         },
       },
       async (request, reply) => {
-        await deleteCluster(db, request.params.id, { force: request.query.force, app: appScope(request) });
+        await deleteCluster(db, request.params.id, {
+          force: request.query.force,
+          app: appScope(request),
+          actor: adminActor(request),
+        });
         return reply.code(204).send(null);
       },
     );
@@ -138,6 +158,7 @@ export const clustersArea: Area = {
       {
         schema: {
           tags,
+          operationId: 'listSearchClusterNodes',
           summary: 'The live Solr nodes as the cluster reports them now',
           params: IdParams,
           response: { 200: Type.Array(sharedRef(ClusterNodeSchema)), ...adminErrors },
@@ -151,11 +172,37 @@ export const clustersArea: Area = {
         ),
     );
 
+    const SystemInfo = sharedRef(SolrSystemInfoSchema);
+    api.get(
+      '/searchCluster/:id/systemInfo',
+      {
+        schema: {
+          tags,
+          operationId: 'getSearchClusterSystemInfo',
+          summary:
+            "The system information of the cluster's Solr nodes, asked now: one node's (the named one, or the first that answers), or with all=true every live node's by name",
+          params: IdParams,
+          querystring: SystemInfoQuery,
+          response: {
+            200: Type.Union([SystemInfo, Type.Record(Type.String(), SystemInfo)]),
+            ...adminErrors,
+          },
+        },
+      },
+      async (request) =>
+        logFailedCheck(
+          request,
+          request.params.id,
+          clusterSystemInfo(db, box, request.params.id, request.query, { app: appScope(request) }),
+        ),
+    );
+
     api.get(
       '/searchCluster/:id/status',
       {
         schema: {
           tags,
+          operationId: 'checkSearchCluster',
           summary: 'Run the connectivity check now (a failed check answers 400 with details.steps)',
           params: IdParams,
           response: { 200: sharedRef(ClusterStatusSchema), ...adminErrors },
@@ -165,7 +212,7 @@ export const clustersArea: Area = {
         logFailedCheck(
           request,
           request.params.id,
-          clusterStatus(db, box, request.params.id, { app: appScope(request) }),
+          clusterStatus(db, box, request.params.id, { app: appScope(request), recordCheck }),
         ),
     );
   },

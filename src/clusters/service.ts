@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
-import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
+import { recordChange } from '../history/service.js';
+import { ConflictError, type FieldError, NotFoundError, ValidationError } from '../http/errors.js';
 import { removeLinksOf } from '../links/service.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
+import type { CheckRecorder } from './check-metrics.js';
 import {
   addToApp,
   assertNothingDependsOn,
@@ -21,20 +23,31 @@ import {
 } from './connectivity.js';
 import { type ClusterDefinition, readDefinition } from './definition.js';
 import { ClusterCheckError, checkFailed } from './errors.js';
+import { type LiveNodes, type LiveNodesEvents, openLiveNodes } from './live-nodes.js';
 import { connectionSettings, definitionOf, type SearchCluster, toRow, toSearchCluster } from './records.js';
 import * as repository from './repository.js';
-import type { SearchClusterInput } from './schemas.js';
+import type { SearchClusterInput, SolrSystemInfoDocument } from './schemas.js';
+import { type NodeSelection, nodeSystemInfo } from './system-info.js';
 import type { SearchClusterTable } from './tables.js';
 
 export { clusterObject } from './cluster-links.js';
+export type { LiveNodes, LiveNodesEvents, SolrNode } from './live-nodes.js';
 export type { SearchCluster } from './records.js';
+export type { BasicCredentials } from './solr.js';
 
 /** Where a request comes from: an app's scope (`/api/apps/{app}/…`) or none. */
 export interface Scope {
   app?: string | undefined;
 }
 
-export interface WriteOptions extends Scope {
+export interface CheckOptions {
+  /** Told of the connectivity check when one runs (metrics). */
+  recordCheck?: CheckRecorder | undefined;
+}
+
+export interface WriteOptions extends Scope, CheckOptions {
+  /** Who makes the change, as the history records it. */
+  actor: string;
   /** Run the connectivity check first (`?validate=true`); the body's `validateCluster` also asks for it. */
   validate: boolean;
   now: Date;
@@ -102,13 +115,24 @@ async function writeCluster(
   if (stored && options.app !== undefined && !(await isInApp(db, id, options.app))) {
     throw new ConflictError(`search cluster ${id} exists already, outside app ${options.app}`);
   }
-  if (options.validate || definition.validateCluster) await verify(box, definition, sealed);
+  if (options.validate || definition.validateCluster) {
+    await verify(box, definition, sealed, options.recordCheck);
+  }
   const now = options.now.toISOString();
   const row = toRow(definition, sealed, stored?.created_at ?? now, now);
   await inTransaction(db, async (trx) => {
     if (mode === 'put') await repository.upsertCluster(trx, row);
     else if (!(await repository.insertCluster(trx, row))) throw exists(id);
     if (options.app !== undefined) await addToApp(trx, id, options.app, options.now);
+    await recordChange(trx, {
+      actor: options.actor,
+      action: stored ? 'update' : 'create',
+      object: clusterObject(id),
+      summary: `${stored ? 'updated' : 'created'} search cluster ${id}`,
+      before: stored && toSearchCluster(stored),
+      after: toSearchCluster(row),
+      at: options.now,
+    });
   });
   return toSearchCluster(row);
 }
@@ -120,13 +144,20 @@ async function writeCluster(
 export async function deleteCluster(
   db: Kysely<Database>,
   id: string,
-  options: Scope & { force: boolean },
+  options: Scope & { force: boolean; actor: string },
 ): Promise<void> {
-  await visibleRow(db, id, options);
+  const stored = await visibleRow(db, id, options);
   await inTransaction(db, async (trx) => {
     if (!options.force) await assertNothingDependsOn(trx, id);
     if (!(await repository.deleteCluster(trx, id))) throw notFound(id, options);
     await removeLinksOf(trx, clusterObject(id));
+    await recordChange(trx, {
+      actor: options.actor,
+      action: 'delete',
+      object: clusterObject(id),
+      summary: `deleted search cluster ${id}`,
+      before: toSearchCluster(stored),
+    });
   });
 }
 
@@ -146,15 +177,55 @@ export async function clusterNodes(
   return result.nodes;
 }
 
+/**
+ * What the cluster's live Solr nodes answer at `/admin/info/system` now: one node's answer
+ * (the named one, or the first that answers), or with `all` every live node's by name.
+ * An unknown node name is a 404; a cluster that cannot be asked is a ClusterCheckError.
+ */
+export async function clusterSystemInfo(
+  db: Kysely<Database>,
+  box: SecretBox,
+  id: string,
+  selection: NodeSelection,
+  scope: Scope = {},
+): Promise<SolrSystemInfoDocument | Record<string, SolrSystemInfoDocument>> {
+  if (selection.nodeName !== undefined && selection.all) {
+    throw new ValidationError(
+      [{ field: 'all', message: 'ask for one node (nodeName) or for all of them (all=true), not both' }],
+      'invalid-parameter',
+    );
+  }
+  const row = await visibleRow(db, id, scope);
+  const definition = definitionOf(row);
+  // Before opening anything: the keytab would not be used.
+  if (definition.authConfig.authType === 'KERBEROS') {
+    throw new ClusterCheckError('not-supported', KERBEROS_UNSUPPORTED, []);
+  }
+  const settings = connectionSettings(definition, openSecrets(box, definition, row));
+  const result = await nodeSystemInfo(settings, selection);
+  if ('unknownNode' in result) {
+    const shown = result.liveNodes.slice(0, 5).join(', ');
+    const more = result.liveNodes.length > 5 ? ` and ${result.liveNodes.length - 5} more` : '';
+    throw new NotFoundError(
+      `no live Solr node ${result.unknownNode} in search cluster ${id} (live: ${shown}${more})`,
+    );
+  }
+  if (!result.ok) throw checkFailed(result);
+  // Only answers with lucene.solr-spec-version count as Solr's (solr.ts), so each fits the schema.
+  const documents = result.nodes.map((node) => [node.name, node.document as SolrSystemInfoDocument] as const);
+  if (!selection.all) return documents[0]![1];
+  return Object.fromEntries(documents);
+}
+
 /** Runs the connectivity check of a stored definition now, changing nothing. */
 export async function clusterStatus(
   db: Kysely<Database>,
   box: SecretBox,
   id: string,
-  scope: Scope = {},
+  options: Scope & CheckOptions = {},
 ): Promise<ClusterStatus> {
-  const row = await visibleRow(db, id, scope);
-  const steps = await verify(box, definitionOf(row), row);
+  const row = await visibleRow(db, id, options);
+  const steps = await verify(box, definitionOf(row), row, options.recordCheck);
   return { id, ok: true, steps };
 }
 
@@ -163,14 +234,17 @@ async function verify(
   box: SecretBox,
   definition: ClusterDefinition,
   sealed: SealedSecrets,
+  record: CheckRecorder = () => {},
 ): Promise<CheckStep[]> {
   // Before opening anything: the keytab would not be used.
   if (definition.authConfig.authType === 'KERBEROS') {
+    record('not-supported', []);
     throw new ClusterCheckError('not-supported', KERBEROS_UNSUPPORTED, []);
   }
   const result = await checkConnectivity(
     connectionSettings(definition, openSecrets(box, definition, sealed)),
   );
+  record(result.ok ? 'ok' : result.code, result.steps);
   if (!result.ok) throw checkFailed(result);
   return result.steps;
 }
@@ -189,4 +263,57 @@ function notFound(id: string, scope: Scope): NotFoundError {
   return new NotFoundError(
     scope.app === undefined ? `no search cluster ${id}` : `no search cluster ${id} in app ${scope.app}`,
   );
+}
+
+/**
+ * The live Solr nodes of a stored definition, kept current until closed (for serving
+ * queries), with `updatedAt` so a caller can tell when the definition changed.
+ */
+export async function openClusterNodes(
+  db: Kysely<Database>,
+  box: SecretBox,
+  id: string,
+  events: LiveNodesEvents = {},
+): Promise<{ updatedAt: string; nodes: LiveNodes }> {
+  const row = await repository.selectCluster(db, id);
+  if (!row) throw new NotFoundError(`no search cluster ${id}`);
+  const definition = definitionOf(row);
+  const settings = connectionSettings(definition, openSecrets(box, definition, row));
+  return { updatedAt: row.updated_at, nodes: await openLiveNodes(settings, events) };
+}
+
+/** When each stored definition last changed, by id. */
+export async function clusterVersions(db: Kysely<Database>): Promise<Map<string, string>> {
+  return new Map((await repository.selectClusterVersions(db)).map((row) => [row.id, row.updated_at]));
+}
+
+/** What an import did with one definition. */
+export interface ImportedCluster {
+  created: boolean;
+  /** Secrets its auth type needs that neither the document nor the stored definition has. */
+  missingSecrets: string[];
+}
+
+/**
+ * Writes a definition taken from an exported document (Objects import), in the caller's
+ * transaction: created, or replaced when `replace`. A secret the document omits keeps the stored
+ * one, or stays unset (named in `missingSecrets`) until a `PUT` gives it; no connectivity check.
+ */
+export async function importCluster(
+  db: Kysely<Database>,
+  box: SecretBox,
+  input: SearchClusterInput & { id: string },
+  options: { replace: boolean; now: Date },
+): Promise<ImportedCluster> {
+  const { definition, kept, errors } = readDefinition(input.id, input);
+  if (errors.length > 0) throw new ValidationError(errors);
+  const stored = await repository.selectCluster(db, input.id);
+  if (stored && !options.replace) throw exists(input.id);
+  const lacking: FieldError[] = [];
+  const sealed = sealSecrets(box, definition, kept, stored, lacking);
+  const now = options.now.toISOString();
+  const row = toRow(definition, sealed, stored?.created_at ?? now, now);
+  if (stored) await repository.upsertCluster(db, row);
+  else if (!(await repository.insertCluster(db, row))) throw exists(input.id);
+  return { created: !stored, missingSecrets: lacking.map((error) => error.field) };
 }

@@ -1,5 +1,5 @@
 import { type AuthConfig, basicCredentials } from './connection-settings.js';
-import type { getSystemInfo, SystemInfoResult } from './solr.js';
+import type { getSystemInfo, SolrSystemInfo, SystemInfoResult } from './solr.js';
 import { redactUrl } from './solr-urls.js';
 import type { Deadline } from './timeout.js';
 
@@ -7,6 +7,12 @@ type FailedProbe = Extract<SystemInfoResult, { ok: false }>;
 
 // Enough to see a pattern in a failure message without flooding it.
 const FAILURES_SHOWN = 3;
+
+/** The node that answered, and what it answered. */
+export interface AnsweringNode {
+  baseUrl: string;
+  info: SolrSystemInfo;
+}
 
 /**
  * Step 4: asks the nodes at `baseUrls`, in order, until one answers as Solr or the deadline
@@ -19,7 +25,7 @@ export async function probeSolrNodes(
   deadline: Deadline,
   budgetMs: number,
   probe: typeof getSystemInfo,
-): Promise<{ value: undefined; message: string }> {
+): Promise<{ value: AnsweringNode; message: string }> {
   const auth = basicCredentials(authConfig);
   const failures: string[] = [];
   for (const baseUrl of baseUrls) {
@@ -29,7 +35,7 @@ export async function probeSolrNodes(
     if (result.ok) {
       const mode = result.info.mode ? ` (mode ${result.info.mode})` : '';
       return {
-        value: undefined,
+        value: { baseUrl, info: result.info },
         message: `Solr ${result.info.solrVersion} answered at ${redactUrl(baseUrl)}${mode}`,
       };
     }

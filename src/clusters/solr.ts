@@ -10,6 +10,8 @@ export interface SolrSystemInfo {
   solrVersion: string;
   /** `solrcloud` or `std`, as the node reports it. */
   mode: string | undefined;
+  /** The whole answer, as the node gave it (`GET /searchCluster/{id}/systemInfo` shows it). */
+  document: Record<string, unknown>;
 }
 
 export type SolrProbeFailure =
@@ -148,7 +150,11 @@ function parseSystemInfo(body: Buffer): SolrSystemInfo | undefined {
   if (!isRecord(json) || !isRecord(json.responseHeader) || !isRecord(json.lucene)) return undefined;
   const version = json.lucene['solr-spec-version'];
   if (typeof version !== 'string') return undefined;
-  return { solrVersion: version, mode: typeof json.mode === 'string' ? json.mode : undefined };
+  return {
+    solrVersion: version,
+    mode: typeof json.mode === 'string' ? json.mode : undefined,
+    document: json,
+  };
 }
 
 function connectionFailure(error: NodeJS.ErrnoException, url: URL): SystemInfoResult {

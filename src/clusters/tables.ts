@@ -8,6 +8,7 @@ export interface SearchClusterTable {
   cloud: number;
   zk_client_timeout: number;
   zk_connect_timeout: number;
+  buffer_commit_within: number;
   buffer_flush_interval: number;
   buffer_size: number;
   concurrency: number;

@@ -2,12 +2,22 @@ import type { Client, ConnectionManager, ZooKeeperException } from 'node-zookeep
 import zookeeper from 'node-zookeeper-client';
 import { withTimeout } from './timeout.js';
 
-/** The little of ZooKeeper the cluster checks need; every call is bounded and `close` always releases. */
+/**
+ * The little of ZooKeeper searchdeck needs; every call is bounded and `close` always releases.
+ * Calls made after the session expired reject: open a new session.
+ */
 export interface ZkSession {
   exists(path: string): Promise<boolean>;
   children(path: string): Promise<string[]>;
   /** The node's data (empty when it has none), or null when the node does not exist. */
   getData(path: string): Promise<Buffer | null>;
+  /**
+   * Follows the children of `path`: `onChange` hears the first list (empty while the node is
+   * absent), which settles the promise, and every new list until the session closes or expires.
+   */
+  watchChildren(path: string, onChange: (children: readonly string[]) => void): Promise<void>;
+  /** `listener` hears once that ZooKeeper expired the session; it follows nothing from then on. */
+  onExpired(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -154,6 +164,7 @@ class Lifecycle {
 class Session implements ZkSession {
   // Calls queued while the connection is down get no answer when it closes; we settle them ourselves.
   readonly #inFlight = new Set<(error: Error) => void>();
+  #closed = false;
 
   constructor(
     private readonly client: Client,
@@ -188,10 +199,47 @@ class Session implements ZkSession {
     );
   }
 
+  async watchChildren(path: string, onChange: (children: readonly string[]) => void): Promise<void> {
+    // One watcher function, so the library keeps one watch however often we read again.
+    const watcher = (): void => void read().catch(() => {});
+    const read = () =>
+      this.#call(`children of ${path}`, (done: (error: Error | null, value: undefined) => void) =>
+        this.client.getChildren(path, watcher, (error, children) => {
+          if (error?.getCode() === zookeeper.Exception.NO_NODE) {
+            // Told when the node appears: the watch of an absent node is an existence watch.
+            this.client.exists(path, watcher, (absentError, stat) => {
+              if (!absentError && stat) watcher();
+            });
+            this.#unlessClosed(() => onChange([]));
+            done(null, undefined);
+          } else if (error) {
+            // The last list stands: the connection was lost, and reconnecting reads again.
+            done(error, undefined);
+          } else {
+            this.#unlessClosed(() => onChange([...children]));
+            done(null, undefined);
+          }
+        }),
+      );
+    // A change while disconnected may have passed unseen; the same session resumes, so read again.
+    this.client.on('connected', watcher);
+    await read();
+  }
+
+  onExpired(listener: () => void): void {
+    this.client.once('expired', () => this.#unlessClosed(listener));
+  }
+
   async close(): Promise<void> {
+    this.#closed = true;
+    this.client.removeAllListeners('connected').removeAllListeners('expired');
     const error = new ZooKeeperError('failed', 'the ZooKeeper session was closed');
     for (const reject of this.#inFlight) reject(error);
     await this.lifecycle.release();
+  }
+
+  #unlessClosed(act: () => void): void {
+    if (!this.#closed) act();
   }
 
   #call<T>(

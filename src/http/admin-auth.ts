@@ -1,9 +1,29 @@
+// Authentication of the Administrative API: a user's HTTP Basic credentials or a console
+// session cookie; then the role check every route gets (src/users/roles.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AdminVerifier } from '../security/admin-credentials.js';
-import { TooManyRequestsError, UnauthorizedError } from './errors.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { accessOf, mayCall, type Principal } from '../users/roles.js';
+import { type ActiveSession, activeSession, csrfTokenMatches, type User } from '../users/service.js';
+import { sessionIdFrom } from '../users/session-cookie.js';
+import type { UserVerifier } from '../users/verifier.js';
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from './errors.js';
 import type { FailureLimiter } from './rate-limiter.js';
 
 const CHALLENGE = 'Basic realm="searchdeck", charset="UTF-8"';
+// Not Basic: a browser that gets Basic's challenge to a request of the console asks for a
+// password in its own dialog.
+export const SESSION_CHALLENGE = 'Session realm="searchdeck"';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who calls the Administrative API (or a session-signed Rules API request); null before auth. */
+    principal: Principal | null;
+    /** The console session of the request, when it came with one. */
+    session: ActiveSession | null;
+  }
+}
 
 /** Parses `Authorization: Basic …` into user and password, or undefined. */
 export function parseBasic(header: string | undefined): { user: string; password: string } | undefined {
@@ -14,16 +34,144 @@ export function parseBasic(header: string | undefined): { user: string; password
   return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-/** Requires the admin's HTTP Basic credentials on every route of the given (encapsulated) instance. */
-export function requireAdmin(app: FastifyInstance, verifier: AdminVerifier, limiter: FailureLimiter): void {
+export interface UserAuthDeps {
+  db: Kysely<Database>;
+  verifier: UserVerifier;
+  limiter: FailureLimiter;
+  now: () => Date;
+  sessionIdleMs: number;
+}
+
+type SlowVerdict = User | 'denied' | { retryAfter: number };
+
+/**
+ * Checks a username and password against the failure limit: a client with too many failed
+ * logins is refused (429) before anything else, even with the right password, so the limit
+ * slows guessing on every node. Used by Basic authentication and by signing in.
+ */
+export class PasswordCheck {
+  // Slow checks under way, by client and credentials: the same guess sent many times at once
+  // waits for one scrypt and counts as one attempt, so fifty parallel requests of a client
+  // with the right password all pass, and fifty of a wrong one add one failure.
+  private readonly underWay = new Map<string, Promise<SlowVerdict>>();
+
+  constructor(
+    private readonly deps: UserAuthDeps,
+    private readonly log: FastifyInstance['log'],
+  ) {}
+
+  /** The user, or throws 401 (`challenge`) or 429. */
+  async check(client: string, username: string, password: string, challenge: string): Promise<User> {
+    const { limiter, verifier } = this.deps;
+    const retryAfter = await limiter.retryAfter(client);
+    if (retryAfter > 0) throw tooManyFailures(retryAfter);
+    const known = await verifier.knownVerdict(username, password);
+    if (known) return known;
+    const key = `${client}\0${verifier.credentialsKey(username, password)}`;
+    let check = this.underWay.get(key);
+    if (check === undefined) {
+      check = this.slowCheck(client, username, password).finally(() => this.underWay.delete(key));
+      this.underWay.set(key, check);
+    }
+    const verdict = await check;
+    if (verdict === 'denied') throw new UnauthorizedError('invalid username or password', challenge);
+    if ('retryAfter' in verdict) throw tooManyFailures(verdict.retryAfter);
+    return verdict;
+  }
+
+  private async slowCheck(client: string, username: string, password: string): Promise<SlowVerdict> {
+    // Counted while it runs, so parallel guesses of different passwords cannot pass the limit.
+    const attempt = await this.deps.limiter.begin(client);
+    if (attempt.retryAfter > 0) return { retryAfter: attempt.retryAfter };
+    let user: User | undefined;
+    try {
+      user = await this.deps.verifier.verify(username, password);
+    } catch (error) {
+      await attempt.release().catch(() => {});
+      throw error;
+    }
+    if (!user) {
+      await attempt.failed();
+      return 'denied';
+    }
+    // Verified: a check that cannot be ended now stays counted until its window ends.
+    await attempt.release().catch((error) => this.log.warn({ err: error }, 'attempt not released'));
+    return user;
+  }
+}
+
+/**
+ * The session of the request's cookie when it is active, else undefined; for a request
+ * that changes something, only with the session's CSRF token in `x-csrf-token`.
+ */
+export async function sessionOf(
+  request: FastifyRequest,
+  deps: UserAuthDeps,
+): Promise<ActiveSession | undefined> {
+  const id = sessionIdFrom(request.headers.cookie);
+  if (id === undefined) return undefined;
+  const session = await activeSession(deps.db, id, deps.now(), deps.sessionIdleMs);
+  if (!session) throw new UnauthorizedError('the session has ended; sign in again', SESSION_CHALLENGE);
+  if (!SAFE_METHODS.has(request.method)) {
+    const given = request.headers['x-csrf-token'];
+    if (!csrfTokenMatches(session, typeof given === 'string' ? given : undefined)) {
+      throw new ForbiddenError('a request of a session needs its CSRF token in x-csrf-token');
+    }
+  }
+  return session;
+}
+
+/**
+ * Requires a user on every route of the given (encapsulated) instance: HTTP Basic
+ * credentials of any user, or a console session; then the route's role check.
+ */
+export function requireUser(app: FastifyInstance, deps: UserAuthDeps, passwords: PasswordCheck): void {
+  if (!app.hasRequestDecorator('principal')) app.decorateRequest('principal', null);
+  if (!app.hasRequestDecorator('session')) app.decorateRequest('session', null);
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    const retryAfter = limiter.retryAfter(request.ip);
-    if (retryAfter > 0) throw new TooManyRequestsError('too many failed logins; try again later', retryAfter);
     const credentials = parseBasic(request.headers.authorization);
-    if (!credentials) throw new UnauthorizedError('admin credentials are required (HTTP Basic)', CHALLENGE);
-    if (!(await verifier.verify(credentials.user, credentials.password))) {
-      limiter.recordFailure(request.ip);
-      throw new UnauthorizedError('invalid admin credentials', CHALLENGE);
+    if (credentials) {
+      request.principal = await passwords.check(
+        request.ip,
+        credentials.user,
+        credentials.password,
+        CHALLENGE,
+      );
+    } else {
+      const session = request.headers.authorization ? undefined : await sessionOf(request, deps);
+      if (!session)
+        throw new UnauthorizedError('credentials are required (HTTP Basic or a session)', CHALLENGE);
+      request.session = session;
+      request.principal = session.user;
+    }
+    const params = (request.params ?? {}) as Record<string, string | undefined>;
+    if (!mayCall(request.principal, request.method, accessOf(request), params)) {
+      throw new ForbiddenError(`the role ${request.principal.role} may not ${request.method} this resource`);
     }
   });
+}
+
+function tooManyFailures(retryAfter: number): TooManyRequestsError {
+  return new TooManyRequestsError('too many failed logins; try again later', retryAfter);
+}
+
+/**
+ * A user's HTTP Basic credentials, checked against the failure limit like every login, or
+ * (without an Authorization header) a console session, for routes that take another
+ * credential first (a query profile's search-only key).
+ */
+export function userCheck(
+  passwords: PasswordCheck,
+  deps: UserAuthDeps,
+): (request: FastifyRequest) => Promise<void> {
+  return async (request) => {
+    const credentials = parseBasic(request.headers.authorization);
+    if (credentials) {
+      await passwords.check(request.ip, credentials.user, credentials.password, CHALLENGE);
+      return;
+    }
+    const session = request.headers.authorization ? undefined : await sessionOf(request, deps);
+    if (!session)
+      throw new UnauthorizedError('credentials are required (HTTP Basic or a session)', CHALLENGE);
+  };
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { Registry } from 'prom-client';
 import type { TSchema } from 'typebox';
 import type { Config } from '../config.js';
+import type { JobMetrics } from '../jobs/job-metrics.js';
 import type { Store } from '../storage/database.js';
 
 /** What every area gets from the app: storage, keys, configuration, metrics, the clock. */
@@ -10,6 +11,8 @@ export interface AppContext {
   readonly store: Store;
   readonly secretKey: Buffer;
   readonly metrics: Registry;
+  /** Runs, durations and lease of the background jobs, shared by every job of the app. */
+  readonly jobs: JobMetrics;
   readonly log: FastifyBaseLogger;
   readonly now: () => Date;
   readonly tuning: Tuning;
@@ -21,6 +24,8 @@ export interface Tuning {
   readonly syncRetryDelaysMs?: readonly number[];
   /** How long a typeahead index may go unused before it is dropped from memory (ms). */
   readonly typeaheadIdleMs?: number;
+  /** Whether plain suggestion requests are answered before routing (on unless a test compares). */
+  readonly typeaheadFastPath?: boolean;
 }
 
 /**

@@ -1,36 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './error-handler.js';
+import { DATA_HEADERS, DOCS_HEADERS, HSTS } from './security-headers.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-// Made once: this hook runs on every request of every route, typeahead keystrokes included.
-const SECURITY_HEADERS = {
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-} as const;
-// The browsable docs need their scripts; everything else is data and may load nothing.
-const DATA_POLICY = "default-src 'none'; frame-ancestors 'none'";
+const DATA_HEADER_LINES = Object.entries(DATA_HEADERS).map(([name, value]) => `${name}: ${value}`);
 
 /** A client's X-Request-Id is kept when it is reasonable, else a fresh one is made. */
 export function requestId(header: string | string[] | undefined): string {
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
 }
 
-/** The request id and security headers every answer carries, errors before routing included. */
+/**
+ * The request id and security headers every answer carries, errors before routing included;
+ * HSTS only when the request came over HTTPS (`request.protocol` honours the trust-proxy
+ * setting), since a browser ignores it over HTTP and it would pin HTTPS on a host that has none.
+ */
 export function setCommonHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('x-request-id', request.id).headers(SECURITY_HEADERS);
-  if (!request.url.startsWith('/docs')) reply.header('content-security-policy', DATA_POLICY);
+  reply.header('x-request-id', request.id).headers(isDocument(request.url) ? DOCS_HEADERS : DATA_HEADERS);
+  if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+}
+
+/** The browsable API docs and the console load their own scripts and styles. */
+function isDocument(url: string): boolean {
+  return url.startsWith('/docs') || url.startsWith('/console');
 }
 
 /** The same headers as raw lines, for answers written straight to a socket. */
 export function commonHeaderLines(id: string): string[] {
-  return [
-    `X-Request-Id: ${id}`,
-    ...Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}`),
-    `Content-Security-Policy: ${DATA_POLICY}`,
-  ];
+  return [`X-Request-Id: ${id}`, ...DATA_HEADER_LINES];
 }
 
 /**

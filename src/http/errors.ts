@@ -17,7 +17,6 @@ export const errorCodes = {
   forbidden: 403,
   'not-found': 404,
   'method-not-allowed': 405,
-  'not-acceptable': 406,
   'request-timeout': 408,
   conflict: 409,
   'payload-too-large': 413,
@@ -25,8 +24,10 @@ export const errorCodes = {
   'too-many-requests': 429,
   'headers-too-large': 431,
   'internal-error': 500,
+  'solr-failed': 502,
   'not-ready': 503,
   unavailable: 503,
+  'solr-timeout': 504,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

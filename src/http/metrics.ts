@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { collectDefaultMetrics, type Metric, Registry } from 'prom-client';
 
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
 
@@ -103,4 +103,27 @@ export function createMetrics(app: FastifyInstance): Registry {
     done();
   });
   return registry;
+}
+
+/**
+ * Counts a request answered outside Fastify's hooks (the typeahead fast path) in the same
+ * histogram as every other request.
+ */
+export function requestObserver(
+  registry: Registry,
+): (route: string, method: string, status: number, seconds: number) => void {
+  const durations = registry.getSingleMetric('searchdeck_http_request_duration_seconds') as unknown as
+    | RequestDurations
+    | undefined;
+  if (durations === undefined) throw new Error('the request histogram is not registered');
+  return (route, method, status, seconds) => durations.observe(route, method, status, seconds);
+}
+
+/**
+ * The metric of that name in the registry, created by `create` the first time it is asked
+ * for: parts built more than once per app (an area mounted under two prefixes, a helper
+ * shared by several jobs) share one instrument instead of failing to register a second.
+ */
+export function registered<M extends Metric>(registry: Registry, name: string, create: () => M): M {
+  return (registry.getSingleMetric(name) as M | undefined) ?? create();
 }

@@ -15,7 +15,9 @@ export function healthRoutes(untyped: FastifyInstance, store: Store): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/health',
-    { schema: { tags, summary: 'The process is alive', response: { 200: Status } } },
+    {
+      schema: { tags, operationId: 'getHealth', summary: 'The process is alive', response: { 200: Status } },
+    },
     async () => ({ status: 'ok' }),
   );
   app.get(
@@ -23,6 +25,7 @@ export function healthRoutes(untyped: FastifyInstance, store: Store): void {
     {
       schema: {
         tags,
+        operationId: 'getReadiness',
         summary: 'The database answers and every migration is applied',
         response: { 200: Status, 503: sharedRef(ErrorBodySchema) },
       },
@@ -44,8 +47,18 @@ export function metricsRoute(admin: FastifyInstance, metrics: Registry): void {
     {
       schema: {
         tags,
+        operationId: 'getMetrics',
         summary: 'Prometheus metrics',
-        security: [{ basic: [] }],
+      },
+      config: {
+        openapi: {
+          response: {
+            200: {
+              description: 'The metrics in Prometheus text format',
+              content: { 'text/plain': { schema: { type: 'string' } } },
+            },
+          },
+        },
       },
     },
     async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()),

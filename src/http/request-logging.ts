@@ -2,9 +2,18 @@ import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogCont
 import { levels } from 'pino';
 
 /** Whether a logger prints at this level (loggers that do not say are assumed to). */
-function prints(log: FastifyBaseLogger, level: 'debug' | 'info' | 'error'): boolean {
+export function prints(log: FastifyBaseLogger, level: 'debug' | 'info' | 'error'): boolean {
   const threshold = levels.values[log.level];
   return threshold === undefined ? log.level !== 'silent' : threshold <= levels.values[level]!;
+}
+
+// The token endpoint takes client_secret from the query string too (as Lucidworks' API
+// reference shows the token request); a URL in a log line must not carry it.
+const CLIENT_SECRET_IN_QUERY = /([?&]client_secret=)[^&#]*/gi;
+
+/** The request's URL as log lines show it: a client secret in the query string masked. */
+export function loggedUrl(url: string): string {
+  return url.replace(CLIENT_SECRET_IN_QUERY, '$1********');
 }
 
 /**
@@ -15,7 +24,7 @@ function prints(log: FastifyBaseLogger, level: 'debug' | 'info' | 'error'): bool
 export class OneLinePerRequest extends LogController {
   override incomingRequest(request: FastifyRequest): void {
     if (prints(request.log, 'debug')) {
-      request.log.debug({ method: request.method, url: request.url }, 'incoming request');
+      request.log.debug({ method: request.method, url: loggedUrl(request.url) }, 'incoming request');
     }
   }
 
@@ -24,7 +33,9 @@ export class OneLinePerRequest extends LogController {
     if (!prints(reply.log, level)) return;
     const line = {
       method: request.method,
-      url: request.url,
+      url: loggedUrl(request.url),
+      // The client as far as trusted proxies say (request.ip), else the socket's peer.
+      client: request.ip,
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 100) / 100,
     };

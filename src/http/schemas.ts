@@ -29,7 +29,20 @@ export const ErrorBodySchema = Type.Object(
     details: Type.Optional(Type.Object({}, { additionalProperties: true })),
     requestId: Type.Optional(Type.String()),
   },
-  { $id: 'ErrorBody' },
+  {
+    $id: 'ErrorBody',
+    examples: [
+      {
+        timestamp: '2026-11-21T19:15:31.083Z',
+        status: 400,
+        error: 'Bad Request',
+        message: 'name must not be empty',
+        path: '/api/studios',
+        code: 'invalid-body',
+        errors: [{ field: 'name', message: 'name must not be empty' }],
+      },
+    ],
+  },
 );
 
 export type ErrorBody = Static<typeof ErrorBodySchema>;
@@ -45,9 +58,17 @@ export function sharedRef<T extends TSchema>(schema: T): TUnsafe<Static<T>> {
   return Type.Unsafe<Static<T>>(Type.Ref(id));
 }
 
+/** The answer of a route that answers 204 without a body. */
+export const NoContent = Type.Null();
+
 /** Standard error answers of the Administrative API, for the OpenAPI document. */
 export const adminErrors = {
   400: sharedRef(ErrorBodySchema),
   401: sharedRef(ErrorBodySchema),
   404: sharedRef(ErrorBodySchema),
 };
+
+/** The schema with examples: the OpenAPI document shows them, and "Try it out" at /docs starts from them. */
+export function withExamples<T extends TSchema>(schema: T, ...examples: Static<T>[]): T {
+  return Type.With(schema, { examples }) as unknown as T;
+}

@@ -1,4 +1,5 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import { PreparedQueries } from '../storage/prepared-query.js';
 import type { Database } from '../storage/schema.js';
 import type { LinkTable } from './tables.js';
 
@@ -138,6 +139,9 @@ export async function selectLinks(
     .execute();
 }
 
+// The check is the hot path of links: its queries are compiled once per shape.
+const checks = new PreparedQueries<{ one: number }>('link_check');
+
 /** True when any stored row matches one of the selections. */
 export async function anyLink(
   db: Kysely<Database>,
@@ -146,13 +150,30 @@ export async function anyLink(
 ): Promise<boolean> {
   // Only existence is asked: no output columns to build, which halves the cost of a check.
   for (const s of selections) {
-    const row = await db
-      .selectFrom('link')
-      .select(sql<number>`1`.as('one'))
-      .where((eb) => matches(eb, s, appObject))
-      .limit(1)
-      .executeTakeFirst();
-    if (row) return true;
+    const shape = `${s.reverse}:${s.subject !== undefined}:${s.object !== undefined}:${s.types?.length}:${appObject !== undefined}`;
+    const rows = await checks.execute(
+      db,
+      shape,
+      (db, parameter) =>
+        db
+          .selectFrom('link')
+          .select(sql<number>`1`.as('one'))
+          .where((eb) =>
+            matches(
+              eb,
+              {
+                reverse: s.reverse,
+                subject: s.subject === undefined ? undefined : parameter(0),
+                object: s.object === undefined ? undefined : parameter(1),
+                types: s.types?.map((_, i) => parameter(3 + i)),
+              },
+              appObject === undefined ? undefined : parameter(2),
+            ),
+          )
+          .limit(1),
+      [s.subject, s.object, appObject, ...(s.types ?? [])],
+    );
+    if (rows.length > 0) return true;
   }
   return false;
 }

@@ -1,8 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { adminActor } from '../history/actor.js';
 import { type Area, appScope } from '../http/area.js';
-import { adminErrors, sharedRef } from '../http/schemas.js';
+import { adminErrors, NoContent, sharedRef } from '../http/schemas.js';
 import { canonicalLinkType } from './link-types.js';
 import { DeleteQuery, DirectedQuery, LinkFilterQuery, LinkSchema, ListQuery } from './schemas.js';
 import { checkLinks, deleteLink, directedLinks, findLinks, putLink } from './service.js';
@@ -23,6 +24,7 @@ export const linksArea: Area = {
       {
         schema: {
           tags,
+          operationId: 'checkLinks',
           summary: 'Whether matching links exist (reversibility applies)',
           querystring: LinkFilterQuery,
           response: { 200: Type.Boolean(), ...adminErrors },
@@ -37,6 +39,7 @@ export const linksArea: Area = {
       {
         schema: {
           tags,
+          operationId: 'listLinks',
           summary: 'List links',
           querystring: ListQuery,
           response: { 200: LinkList, ...adminErrors },
@@ -54,6 +57,7 @@ export const linksArea: Area = {
       {
         schema: {
           tags,
+          operationId: 'listDirectedLinks',
           summary: 'Outgoing links of one object',
           querystring: DirectedQuery,
           response: { 200: LinkList, ...adminErrors },
@@ -71,24 +75,32 @@ export const linksArea: Area = {
         url: '/links',
         schema: {
           tags,
+          operationId: method === 'PUT' ? 'putLink' : 'postLink',
           summary: method === 'PUT' ? 'Create a link (idempotent)' : 'Create a link (synonym of PUT)',
           body: Link,
           response: { 200: Link, ...adminErrors },
         },
         preValidation: linkTypeInAnyCase('body'),
-        handler: async (request) => putLink(db, request.body, ctx.now(), appScope(request)),
+        handler: async (request) =>
+          putLink(db, request.body, ctx.now(), appScope(request), adminActor(request)),
       });
     }
 
     api.delete(
       '/links',
       {
-        schema: { tags, summary: 'Delete a link (either direction)', querystring: DeleteQuery },
+        schema: {
+          tags,
+          operationId: 'deleteLink',
+          summary: 'Delete a link (either direction)',
+          querystring: DeleteQuery,
+          response: { 204: NoContent },
+        },
         preValidation: linkTypeInAnyCase('query'),
       },
       async (request, reply) => {
-        await deleteLink(db, request.query, appScope(request));
-        return reply.code(204).send();
+        await deleteLink(db, request.query, appScope(request), adminActor(request));
+        return reply.code(204).send(null);
       },
     );
   },

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { recordChange } from '../history/service.js';
 import { NotFoundError, ValidationError } from '../http/errors.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
@@ -185,8 +186,16 @@ function storedKey(subject: string, object: string, linkType: LinkType) {
 /**
  * Creates a relationship unless it exists (in either direction); answers it as asked for,
  * with the stored originator and creation time. In an app's scope both ends also join the app.
+ * With an `actor` (a request of the Links API) the change is recorded in the history; a link
+ * another change makes as its part is in that change's event.
  */
-export async function putLink(db: Kysely<Database>, link: NewLink, now: Date, app?: string): Promise<Link> {
+export async function putLink(
+  db: Kysely<Database>,
+  link: NewLink,
+  now: Date,
+  app?: string,
+  actor?: string,
+): Promise<Link> {
   const problem = selfLinkProblem(link);
   if (problem) throw new ValidationError([problem]);
   const { linkType } = link;
@@ -202,7 +211,8 @@ export async function putLink(db: Kysely<Database>, link: NewLink, now: Date, ap
     });
     const context = appObject(app);
     if (context) {
-      for (const end of new Set([link.subject, link.object])) {
+      // Both ends in name order: concurrent puts naming the same ends lock their context rows alike.
+      for (const end of [...new Set([link.subject, link.object])].sort()) {
         if (end.startsWith('app:')) continue;
         await insertLink(trx, {
           subject: end,
@@ -214,29 +224,61 @@ export async function putLink(db: Kysely<Database>, link: NewLink, now: Date, ap
         });
       }
     }
-    return {
+    const answer = {
       subject: link.subject,
       object: link.object,
       linkType,
       originator: stored.originator,
       createdAt: stored.created_at,
     };
+    if (actor !== undefined)
+      await recordChange(trx, linkEvent(actor, 'put', answer, { after: answer, at: now }));
+    return answer;
   });
 }
 
+function linkEvent(
+  actor: string,
+  action: string,
+  link: NewLink,
+  values: { after?: unknown; before?: unknown; at?: Date },
+) {
+  return {
+    actor,
+    action,
+    object: `link:${link.subject} ${link.linkType} ${link.object}`,
+    summary: `${action} link ${link.subject} ${link.linkType} ${link.object}`,
+    ...values,
+  };
+}
+
 /** Deletes a relationship through either of its directions; 404 when there is none. */
-export async function deleteLink(db: Kysely<Database>, link: NewLink, app?: string): Promise<void> {
+export async function deleteLink(
+  db: Kysely<Database>,
+  link: NewLink,
+  app?: string,
+  actor?: string,
+): Promise<void> {
   const problem = selfLinkProblem(link);
   if (problem) throw new ValidationError([problem], 'invalid-parameter');
   const { linkType } = link;
   const visible = await checkLinks(db, link, app);
   const key = storedKey(link.subject, link.object, linkType);
-  if (!visible || !(await deleteStoredLink(db, key))) {
-    throw new NotFoundError(`no link ${link.subject} ${linkType} ${link.object}`);
-  }
+  await inTransaction(db, async (trx) => {
+    if (!visible || !(await deleteStoredLink(trx, key))) {
+      throw new NotFoundError(`no link ${link.subject} ${linkType} ${link.object}`);
+    }
+    if (actor !== undefined) await recordChange(trx, linkEvent(actor, 'delete', link, { before: link }));
+  });
 }
 
 /** Removes every link of an object (when the object itself goes away). */
 export async function removeLinksOf(db: Kysely<Database>, name: string): Promise<number> {
   return deleteLinksTouching(db, name);
+}
+
+/** One spelling of a relationship whichever direction it is written in (the same for both). */
+export function linkKey(link: Pick<Link, 'subject' | 'object' | 'linkType'>): string {
+  const key = storedKey(link.subject, link.object, link.linkType);
+  return JSON.stringify([key.subject, key.link_type, key.object]);
 }

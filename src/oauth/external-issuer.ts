@@ -2,7 +2,7 @@
 // checked against the issuer's published keys (JWKS), the studio taken from a claim.
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
 import type { Config } from '../config.js';
-import type { Scope } from '../studios/service.js';
+import type { Scope } from './scopes.js';
 
 export interface ExternalIssuerSettings {
   issuer: string;

@@ -1,20 +1,96 @@
-// `POST /oauth2/token`: the client-credentials grant, answering in OAuth2's
-// error format (RFC 6749 §5.2) rather than the common error body; and the oauth
-// area of the app.
+// `POST /oauth2/token` (and `/oauth2/{authorizationServerId}/v1/token`, the form of the token
+// URL in Lucidworks' API reference): the client-credentials grant, answering in OAuth2's
+// error format (RFC 6749 §5.2) rather than the common error body; and the oauth area of the app.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, RouteShorthandOptionsWithHandler } from 'fastify';
+import { Type } from 'typebox';
 import { parseBasic } from '../http/admin-auth.js';
 import type { Area } from '../http/area.js';
 import { unavailableError } from '../http/database-unavailable.js';
 import { AppError } from '../http/errors.js';
-import { FailureLimiter } from '../http/rate-limiter.js';
+import type { DocumentedOnly } from '../http/openapi.js';
+import type { FailureLimiter } from '../http/rate-limiter.js';
 import { textProblem } from '../http/well-formed-text.js';
-import { OAuthError, type OAuthErrorKind, type TokenService } from './token-service.js';
+import {
+  AuthorizationServerParams,
+  formFields,
+  gatherTokenParameters,
+  TokenQuery,
+} from './token-parameters.js';
+import {
+  OAuthError,
+  type OAuthErrorKind,
+  TOKEN_LIFETIME_SECONDS,
+  type TokenService,
+} from './token-service.js';
 
-/** The token endpoint of the app's token service (which the Rules API's bearer check shares). */
-export function oauthArea(tokens: TokenService): Area {
-  return { name: 'oauth', public: (app) => tokenRoutes(app, tokens) };
+/**
+ * The token endpoint of the app's token service (which the Rules API's bearer check
+ * shares), with the app's limit on failed token requests.
+ */
+export function oauthArea(tokens: TokenService, limiter: FailureLimiter): Area {
+  return { name: 'oauth', public: (app) => tokenRoutes(app, tokens, limiter) };
 }
+
+const OAuthErrorBody = Type.Object(
+  {
+    error: Type.Enum([
+      'invalid_request',
+      'invalid_client',
+      'unsupported_grant_type',
+      'invalid_scope',
+      'temporarily_unavailable',
+    ]),
+    error_description: Type.String(),
+  },
+  { examples: [{ error: 'invalid_client', error_description: 'unknown client or wrong secret' }] },
+);
+
+/** The token endpoint in the OpenAPI document (RFC 6749 §4.4 and §5). */
+const tokenEndpointDocument: DocumentedOnly = {
+  consumes: ['application/x-www-form-urlencoded'],
+  body: Type.Object(
+    {
+      grant_type: Type.Literal('client_credentials'),
+      scope: Type.Optional(
+        Type.String({
+          description: 'Space-separated; default: every scope of the client',
+          examples: ['commercestudio.rules'],
+        }),
+      ),
+      client_id: Type.Optional(Type.String({ description: 'Instead of Basic authentication' })),
+      client_secret: Type.Optional(Type.String({ description: 'Instead of Basic authentication' })),
+    },
+    { examples: [{ grant_type: 'client_credentials' }] },
+  ),
+  response: {
+    200: Type.Object(
+      {
+        token_type: Type.Literal('Bearer'),
+        expires_in: Type.Integer({ description: 'Seconds' }),
+        access_token: Type.String(),
+        scope: Type.String(),
+      },
+      {
+        description: 'An access token for the Rules API',
+        examples: [
+          {
+            token_type: 'Bearer',
+            expires_in: TOKEN_LIFETIME_SECONDS,
+            access_token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdHVkaW9faWQiOiJzaG9wIn0.c2lnbmF0dXJl',
+            scope: 'commercestudio.rules commercestudio.rewrites',
+          },
+        ],
+      },
+    ),
+    400: Type.Object(OAuthErrorBody.properties, { description: 'Not a valid token request (RFC 6749 §5.2)' }),
+    401: Type.Object(OAuthErrorBody.properties, { description: 'Unknown client or wrong secret' }),
+    429: Type.Object(OAuthErrorBody.properties, {
+      description: 'Too many failed attempts from this address; retry after `Retry-After` seconds',
+    }),
+    503: Type.Object(OAuthErrorBody.properties, { description: 'The database is unavailable' }),
+  },
+};
 
 // RFC 6749 §5.2: a client that failed to authenticate gets 401, every other failure 400.
 const STATUS_OF: Record<OAuthErrorKind, number> = {
@@ -25,18 +101,25 @@ const STATUS_OF: Record<OAuthErrorKind, number> = {
 };
 
 /** The token endpoint, in its own plugin: form bodies and OAuth2 errors stay inside it. */
-async function tokenRoutes(app: FastifyInstance, tokens: TokenService): Promise<void> {
-  const limiter = new FailureLimiter();
+async function tokenRoutes(
+  app: FastifyInstance,
+  tokens: TokenService,
+  limiter: FailureLimiter,
+): Promise<void> {
   await app.register(async (plugin) => {
     const oauth = plugin.withTypeProvider<TypeBoxTypeProvider>();
     oauth.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string' },
       (_request, body, done) => {
-        done(null, Object.fromEntries(new URLSearchParams(String(body))));
+        done(null, formFields(String(body)));
       },
     );
     oauth.setErrorHandler((error: { statusCode?: number }, request, reply) => {
+      // How the parameters were given (twice, say), found before the handler ran.
+      if (error instanceof OAuthError) {
+        return oauthError(reply, STATUS_OF[error.error], error.error, error.description);
+      }
       const unavailable = unavailableError(error);
       if (unavailable) {
         // RFC 6749 has no token-endpoint error for this; OAuth2 clients know 503 with
@@ -51,33 +134,59 @@ async function tokenRoutes(app: FastifyInstance, tokens: TokenService): Promise<
       const description = status === 400 ? 'the request is not a valid token request' : 'internal error';
       return oauthError(reply, status, status === 400 ? 'invalid_request' : 'server_error', description);
     });
-    oauth.post(
-      '/oauth2/token',
-      { schema: { tags: ['rules'], summary: 'Get an access token (client credentials)' } },
-      async (request, reply) => {
+    const summary = 'Get an access token (client credentials)';
+    const tokenRoute: RouteShorthandOptionsWithHandler = {
+      schema: { tags: ['rules'], operationId: 'requestToken', summary, querystring: TokenQuery },
+      // The form is parsed and checked by the handler, and errors are OAuth2's: described only.
+      config: { openapi: tokenEndpointDocument },
+      preValidation: gatherTokenParameters,
+      handler: async (request, reply) => {
         reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-        const retryAfter = limiter.retryAfter(request.ip);
-        if (retryAfter > 0) {
-          reply.header('retry-after', String(retryAfter));
-          return oauthError(reply, 429, 'invalid_client', 'too many failed attempts; try again later');
-        }
+        const client = request.ip;
+        const blocked = await limiter.retryAfter(client);
+        if (blocked > 0) return tooManyFailures(reply, blocked);
+        // Counted while the secret's hash is checked, so parallel guesses cannot pass the
+        // limit; a failure only when the client fails to authenticate.
+        const attempt = await limiter.begin(client);
+        if (attempt.retryAfter > 0) return tooManyFailures(reply, attempt.retryAfter);
         const form = (
           typeof request.body === 'object' && request.body !== null ? request.body : {}
         ) as Record<string, unknown>;
         try {
           const credentials = clientCredentials(request.headers.authorization, form);
-          return await tokens.issue(credentials, text(form.grant_type), text(form.scope));
+          const token = await tokens.issue(credentials, text(form.grant_type), text(form.scope));
+          // The token is issued: a check that cannot be ended now stays counted until its window ends.
+          await attempt.release().catch((error) => request.log.warn({ err: error }, 'attempt not released'));
+          return token;
         } catch (error) {
-          if (!(error instanceof OAuthError)) throw error;
-          if (error.error === 'invalid_client') {
-            limiter.recordFailure(request.ip);
+          if (error instanceof OAuthError && error.error === 'invalid_client') {
+            await attempt.failed();
             reply.header('www-authenticate', 'Basic realm="searchdeck"');
+            return oauthError(reply, STATUS_OF[error.error], error.error, error.description);
           }
+          await attempt.release().catch(() => {});
+          if (!(error instanceof OAuthError)) throw error;
           return oauthError(reply, STATUS_OF[error.error], error.error, error.description);
         }
       },
-    );
+    };
+    oauth.post('/oauth2/token', tokenRoute);
+    // The API reference's token URL names an authorization server; searchdeck is one, whatever its id.
+    oauth.post('/oauth2/:authorizationServerId/v1/token', {
+      ...tokenRoute,
+      schema: {
+        ...tokenRoute.schema,
+        operationId: 'requestTokenOfAuthorizationServer',
+        summary: `${summary}; any authorization server id`,
+        params: AuthorizationServerParams,
+      },
+    });
   });
+}
+
+function tooManyFailures(reply: FastifyReply, retryAfter: number) {
+  reply.header('retry-after', String(retryAfter));
+  return oauthError(reply, 429, 'invalid_client', 'too many failed attempts; try again later');
 }
 
 function clientCredentials(authorization: string | undefined, form: Record<string, unknown>) {

@@ -5,9 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Static, TProperties, TSchema } from 'typebox';
+import { Compile, type Validator } from 'typebox/compile';
+import { recordChange } from '../history/service.js';
 import { AppError, NotFoundError, ValidationError } from '../http/errors.js';
+import type { Actor } from '../oauth/actor.js';
 import type { Database } from '../storage/schema.js';
 import { TimeSlice } from '../storage/time-slice.js';
+import { inTransaction } from '../storage/transaction.js';
 import {
   failBulkOperation,
   insertBulkOperation,
@@ -15,16 +20,20 @@ import {
   selectBulkOperation,
   selectSilentBulkOperations,
 } from './bulk-repository.js';
-import { clearBulkOperation, markBulkOperation, selectRule } from './repository.js';
-import type { BulkRequest } from './schemas.js';
+import { enqueueRuleChanges } from './deliveries.js';
+import { clearBulkOperation, lockRules, markBulkOperation, selectRule } from './repository.js';
 import {
-  type Actor,
   createRule,
   deleteRuleOrMark,
   publishRule,
   type RuleChange,
   updateRuleStaging,
-} from './service.js';
+} from './rule-edits.js';
+import { bulkChunkEvent } from './rule-history.js';
+import type { RulesMetrics } from './rules-metrics.js';
+import type { LiveChangeListener } from './rules-parts.js';
+import { fieldErrors } from './schema-errors.js';
+import { type BulkRequest, RuleCreateBody, RuleUpdateBody } from './schemas.js';
 import type { WebhookDelivery } from './webhook-delivery.js';
 
 // Items per transaction. On SQLite a commit writes every page the chunk changed in one
@@ -58,6 +67,8 @@ export class BulkRunner {
     private readonly log: FastifyBaseLogger,
     private readonly now: () => Date,
     private readonly webhooks: WebhookDelivery,
+    private readonly metrics: RulesMetrics,
+    private readonly liveChanged: LiveChangeListener = async () => {},
   ) {}
 
   /** Records the operation, flags the rules it names, and starts it. */
@@ -65,16 +76,19 @@ export class BulkRunner {
     const items = itemsOf(request);
     const operationId = randomUUID();
     const status: BulkStatus = { operationId, status: 'PENDING', counts: emptyCounts(), errors: [] };
-    await this.db.transaction().execute(async (trx) => {
+    // Flagging takes the rules' row locks, which a running operation over the same rules may
+    // hold in another order: a deadlock here is run again like a chunk (inTransaction).
+    await inTransaction(this.db, async (trx) => {
       await insertBulkOperation(trx, actor.studioId, status, this.now().toISOString());
       const named = await Promise.all(
         items
           .filter((item) => item.id !== undefined)
           .map((item) => selectRule(trx, actor.studioId, item.id!)),
       );
+      // In id order, so two operations flagging the same rules lock them in one order.
       await markBulkOperation(
         trx,
-        named.flatMap((stored) => (stored ? [stored.rule.id] : [])),
+        named.flatMap((stored) => (stored ? [stored.rule.id] : [])).sort(),
         operationId,
       );
     });
@@ -113,15 +127,24 @@ export class BulkRunner {
 
   private async run(actor: Actor, operationId: string, items: Item[]): Promise<void> {
     const status: BulkStatus = { operationId, status: 'RUNNING', counts: emptyCounts(), errors: [] };
+    this.metrics.bulkStarted();
     try {
       await yieldToEventLoop();
       const slice = new TimeSlice();
       for (let start = 0; start < items.length; start += CHUNK_SIZE) {
         if (this.stopping) throw new Error('the service stopped before the operation ended');
         await this.save(status);
-        const changes = await this.db.transaction().execute(async (trx) => {
+        const before = { counts: { ...status.counts }, errors: status.errors.length };
+        // A chunk the engine aborts for another transaction's sake (a deadlock with a
+        // concurrent operation over the same rules, in another order) is run again whole;
+        // the counts and errors it had added are taken back first, so it adds them once.
+        const changes = await inTransaction(this.db, async (trx) => {
+          status.counts = { ...before.counts };
+          status.errors.length = before.errors;
+          const chunk = items.slice(start, start + CHUNK_SIZE);
+          await lockRules(trx, actor.studioId, [...new Set(chunk.flatMap((item) => item.id ?? []))]);
           const done: RuleChange[] = [];
-          for (const [offset, item] of items.slice(start, start + CHUNK_SIZE).entries()) {
+          for (const [offset, item] of chunk.entries()) {
             const change = await this.apply(trx, actor, operationId, item, start + offset, status);
             if (change) done.push(change);
             // SQLite answers synchronously, so a whole chunk would hold the event loop for
@@ -130,12 +153,23 @@ export class BulkRunner {
             // items would not do: one item may take 1 ms on an idle machine and 3 on a busy one.
             await slice.pass();
           }
+          // The chunk's deliveries commit with it (the outbox).
+          await enqueueRuleChanges(trx, actor.studioId, done, this.now());
+          if (done.length > 0) await recordChange(trx, bulkChunkEvent(actor, operationId, done, this.now()));
           // The commit is one synchronous call on SQLite: start it on a fresh turn of the
           // loop, so it is not added to the slice the last items used.
           await yieldToEventLoop();
           return done;
         });
-        this.webhooks.changedMany(actor.studioId, changes);
+        const failed = status.errors.slice(before.errors).map((error) => error.operation);
+        this.metrics.bulkChunkCommitted(before.counts, status.counts, failed);
+        this.webhooks.wake();
+        if (changes.some((change) => change.removed || change.stored.rule.live !== null)) {
+          await this.liveChanged(
+            actor.studioId,
+            changes.map((change) => change.stored.rule.id),
+          );
+        }
         await yieldToEventLoop();
       }
       status.status = 'DONE';
@@ -144,7 +178,8 @@ export class BulkRunner {
       status.status = 'FAILED';
       status.errors.push({ operation: 'create', index: -1, message: (error as Error).message });
     }
-    await clearBulkOperation(this.db, operationId).catch(() => {});
+    this.metrics.bulkEnded(status.status);
+    await inTransaction(this.db, (trx) => clearBulkOperation(trx, operationId)).catch(() => {});
     await this.save(status, true).catch(() => {});
   }
 
@@ -161,14 +196,16 @@ export class BulkRunner {
     try {
       switch (item.operation) {
         case 'create': {
-          const stored = await createRule(trx, actor, item.body, now, (rule) => {
+          const body = itemBody(createItems, item.body);
+          const stored = await createRule(trx, actor, body, now, (rule) => {
             rule.meta.bulkOperationId = operationId;
           });
           status.counts.created += 1;
           return { stored, removed: false };
         }
         case 'update': {
-          const change = await updateRuleStaging(trx, actor, item.id!, item.body, undefined, now);
+          const body = itemBody(updateItems, item.body);
+          const change = await updateRuleStaging(trx, actor, item.id!, body, undefined, now);
           status.counts.updated += 1;
           return change;
         }
@@ -223,6 +260,19 @@ function itemsOf(request: BulkRequest): Item[] {
     ]);
   }
   return items;
+}
+
+// A bulk request is accepted whatever its items hold; each is checked against the schema of
+// its single-rule route as it is processed, and a failure is that item's alone.
+const createItems = Compile(RuleCreateBody);
+const updateItems = Compile(RuleUpdateBody);
+
+function itemBody<Schema extends TSchema>(
+  validator: Validator<TProperties, Schema>,
+  body: unknown,
+): Static<Schema> {
+  if (!validator.Check(body)) throw new ValidationError(fieldErrors([...validator.Errors(body)]));
+  return body;
 }
 
 function idOf(body: unknown): string | undefined {

@@ -11,12 +11,15 @@ import {
   type SqlBool,
   sql,
 } from 'kysely';
+import { dateConditions } from '../listing/date-conditions-repository.js';
 import type { Database } from '../storage/schema.js';
-import type { ListingFilter, ListingParams, Range } from './listing-params.js';
+import type { ListingFilter, ListingParams } from './listing-params.js';
 import type { SortProperty } from './listing-terms.js';
 import { FIELD_WEIGHTS, type RuleRow } from './rule-rows.js';
 import { queryWords, type RuleSet, ruleSets } from './rule-set-repository.js';
 import type { RuleTable } from './tables.js';
+import { indexAnswers } from './text-index.js';
+import { textMatches } from './text-index-repository.js';
 
 type RuleEb = ExpressionBuilder<Database & { r: RuleTable }, 'r'>;
 
@@ -87,7 +90,10 @@ export async function queryListing(
         ),
     );
   }
-  const [found, total] = await Promise.all([readPage(db, rows, size), countMatching(db, conditions, sets)]);
+  const [found, total] = await Promise.all([
+    readPage(db, rows, size),
+    countMatching(db, studioId, conditions, sets),
+  ]);
   return { rows: found, total };
 }
 
@@ -121,10 +127,20 @@ async function readPage(db: Kysely<Database>, query: PageQuery, size: number): P
  */
 async function countMatching(
   db: Kysely<Database>,
+  studioId: string,
   conditions: RuleCondition[],
   sets: Array<{ set: RuleSet; rows: number }>,
 ): Promise<number> {
   const [driver, ...others] = sets;
+  if (!driver && conditions.length === 1) {
+    // Every rule of the studio: its maintained count, not a count over its rows.
+    const count = await db
+      .selectFrom('rule_count')
+      .select('rules')
+      .where('studio_id', '=', studioId)
+      .executeTakeFirst();
+    return count?.rules ?? 0;
+  }
   if (!driver) {
     const count = await db
       .selectFrom('rule as r')
@@ -134,6 +150,7 @@ async function countMatching(
     return Number(count.total);
   }
   const onRule = conditions.slice(1); // the first is the studio, which the side rows carry
+  if (others.length === 0 && onRule.length === 0 && driver.set.exact) return driver.rows;
   const count = await db
     .selectFrom(driver.set.table())
     .select((eb) => eb.fn.countAll<number>().as('total'))
@@ -162,10 +179,8 @@ async function bySize(sets: RuleSet[]) {
 }
 
 /**
- * `textSearchRelevance` in one statement, its work linear in the query words: each
- * word's range of `rule_word` is read once (`u`, one row per rule and word, its
- * weighted BM25 term score), the words' document frequencies are counted over those
- * rules (`df`), and the rules having every word are ranked, the total counted alongside.
+ * `textSearchRelevance`: the engine's full-text index matches and ranks (FTS5 bm25,
+ * PostgreSQL ts_rank), the other filters check each match, the total counted alongside.
  */
 async function queryByRelevance(
   db: Kysely<Database>,
@@ -174,26 +189,84 @@ async function queryByRelevance(
   conditions: RuleCondition[],
 ) {
   const words = params.filter.searchWords ?? [];
+  if (!indexAnswers(words)) return queryByWordTable(db, studioId, params, conditions);
+  const ranked = await sql<{ rule_id: string; score: number; total: number }>`
+    select m.rule_id, m.score, count(*) over () as total
+    from ${textMatches(db, studioId, words, true)} m ${otherFilters(db, studioId, params, conditions, 'm')}
+    order by m.score desc, m.rule_id
+    limit ${params.size} offset ${params.page * params.size}`.execute(db);
+  return rankedPage(db, studioId, params, conditions, ranked.rows);
+}
+
+/** The conditions of the listing other than the search, on the rules of `alias.rule_id`. */
+function otherFilters(
+  db: Kysely<Database>,
+  studioId: string,
+  params: ListingParams,
+  conditions: RuleCondition[],
+  alias: string,
+) {
   const facets = ruleSets(db, studioId, { ...params.filter, searchWords: undefined });
   const onRule = conditions.slice(1);
+  const ruleId = sql.ref<string>(`${alias}.rule_id`);
   const matched = (eb: ExpressionBuilder<Database, never>) =>
     eb.and([
-      ...facets.map((f) => f.has(sql.ref<string>('d.rule_id'))),
+      ...facets.map((f) => f.has(ruleId)),
       ...(onRule.length > 0
         ? [
             eb.exists(
               db
                 .selectFrom('rule as r')
                 .select('r.id')
-                .where((r) =>
-                  r.and([r('r.id', '=', sql.ref<string>('d.rule_id')), ...onRule.map((c) => c(r))]),
-                ),
+                .where((r) => r.and([r('r.id', '=', ruleId), ...onRule.map((c) => c(r))])),
             ),
           ]
         : []),
     ]);
-  const matchedSql =
-    facets.length + onRule.length > 0 ? sql`where ${matched(expressionBuilder<Database, never>())}` : sql``;
+  return facets.length + onRule.length > 0
+    ? sql`where ${matched(expressionBuilder<Database, never>())}`
+    : sql``;
+}
+
+/** The rules of a ranked page, in its order, with the total. */
+async function rankedPage(
+  db: Kysely<Database>,
+  studioId: string,
+  params: ListingParams,
+  conditions: RuleCondition[],
+  page: Array<{ rule_id: string; total: number }>,
+) {
+  if (page.length === 0) {
+    // Past the end: the total still counts the matching rules.
+    const sets = await bySize(ruleSets(db, studioId, params.filter));
+    return { rows: [], total: await countMatching(db, studioId, conditions, sets) };
+  }
+  const found = await db
+    .selectFrom('rule')
+    .selectAll()
+    .where(
+      'id',
+      'in',
+      page.map((row) => row.rule_id),
+    )
+    .execute();
+  const byId = new Map(found.map((row) => [row.id, row]));
+  return { rows: page.map((row) => byId.get(row.rule_id)!), total: Number(page[0]!.total) };
+}
+
+/**
+ * Relevance from the word table, for a query word longer than the full-text index keeps:
+ * each word's range of `rule_word` is read once (`u`, one row per rule and word, its
+ * weighted BM25 term score), the words' document frequencies are counted over those
+ * rules (`df`), and the rules having every word are ranked, the total counted alongside.
+ */
+async function queryByWordTable(
+  db: Kysely<Database>,
+  studioId: string,
+  params: ListingParams,
+  conditions: RuleCondition[],
+) {
+  const words = params.filter.searchWords ?? [];
   const ranked = await sql<{ rule_id: string; score: number; total: number }>`
     with u as (
       select w.rule_id, q.pos, sum(${fieldWeight()} * w.tf * ${sql.lit(K1 + 1)} / (w.tf + ${sql.lit(K1)})) as s
@@ -210,26 +283,10 @@ async function queryByRelevance(
       having count(*) = ${sql.lit(words.length)}
     )
     select d.rule_id, d.score, count(*) over () as total
-    from d ${matchedSql}
+    from d ${otherFilters(db, studioId, params, conditions, 'd')}
     order by d.score desc, d.rule_id
     limit ${params.size} offset ${params.page * params.size}`.execute(db);
-  const page = ranked.rows;
-  if (page.length === 0) {
-    // Past the end: the total still counts the matching rules.
-    const sets = await bySize(ruleSets(db, studioId, params.filter));
-    return { rows: [], total: await countMatching(db, conditions, sets) };
-  }
-  const found = await db
-    .selectFrom('rule')
-    .selectAll()
-    .where(
-      'id',
-      'in',
-      page.map((row) => row.rule_id),
-    )
-    .execute();
-  const byId = new Map(found.map((row) => [row.id, row]));
-  return { rows: page.map((row) => byId.get(row.rule_id)!), total: Number(page[0]!.total) };
+  return rankedPage(db, studioId, params, conditions, ranked.rows);
 }
 
 function fieldWeight() {
@@ -244,49 +301,19 @@ type RuleCondition = (eb: RuleEb) => Expression<SqlBool>;
 /** Conditions on the rule row's own columns; the first is the studio. */
 function ruleConditions(studioId: string, filter: ListingFilter): RuleCondition[] {
   const conditions: RuleCondition[] = [(eb) => eb('r.studio_id', '=', studioId)];
-  const { publishState, published, contentType, lastModified, creationDate, active, expiration } = filter;
+  const { publishState, published, contentType } = filter;
   if (publishState) conditions.push((eb) => eb('r.publish_state', '=', publishState));
   if (published !== undefined) conditions.push((eb) => eb('r.published', '=', published ? 1 : 0));
   if (contentType) conditions.push((eb) => eb('r.content_type', '=', contentType));
-  if (lastModified) conditions.push((eb) => eb.and(within(eb, 'r.last_modified', lastModified)));
-  if (creationDate) conditions.push((eb) => eb.and(within(eb, 'r.creation_date', creationDate)));
-  if (active) {
-    conditions.push((eb) =>
-      eb.or([
-        activeIn(eb, 'r.staging_start', 'r.staging_end', active),
-        eb.and([eb('r.published', '=', 1), activeIn(eb, 'r.live_start', 'r.live_end', active)]),
-      ]),
-    );
-  }
-  if (expiration) {
-    conditions.push((eb) =>
-      eb.or([
-        eb.and([eb('r.staging_end', 'is not', null), ...within(eb, 'r.staging_end', expiration)]),
-        eb.and([eb('r.live_end', 'is not', null), ...within(eb, 'r.live_end', expiration)]),
-      ]),
-    );
-  }
+  for (const condition of dateConditions(filter, DATE_COLUMNS)) conditions.push(() => condition);
   return conditions;
 }
 
-type DateColumn = 'r.last_modified' | 'r.creation_date' | 'r.staging_end' | 'r.live_end';
-
-function within(eb: RuleEb, column: DateColumn, range: Range): Expression<SqlBool>[] {
-  const conditions: Expression<SqlBool>[] = [];
-  if (range.start !== undefined) conditions.push(eb(column, '>=', range.start));
-  if (range.end !== undefined) conditions.push(eb(column, '<=', range.end));
-  return conditions;
-}
-
-/** Effective at some moment of the range: starts before it ends, ends after it starts (null: open). */
-function activeIn(
-  eb: RuleEb,
-  start: 'r.staging_start' | 'r.live_start',
-  end: 'r.staging_end' | 'r.live_end',
-  range: Range,
-): Expression<SqlBool> {
-  const conditions: Expression<SqlBool>[] = [];
-  if (range.end !== undefined) conditions.push(eb.or([eb(start, 'is', null), eb(start, '<=', range.end)]));
-  if (range.start !== undefined) conditions.push(eb.or([eb(end, 'is', null), eb(end, '>=', range.start)]));
-  return eb.and(conditions);
-}
+// The rule row's columns the listing's date filters read.
+const DATE_COLUMNS = {
+  lastModified: 'r.last_modified',
+  creationDate: 'r.creation_date',
+  published: 'r.published',
+  staging: { start: 'r.staging_start', end: 'r.staging_end' },
+  live: { start: 'r.live_start', end: 'r.live_end' },
+};

@@ -24,7 +24,4 @@ export const EXTRA_FIELDS = [
 ] as const;
 export type ExtraField = (typeof EXTRA_FIELDS)[number];
 
-// A page number of at most nine digits, as the listing always took.
-export const MAX_PAGE = 999_999_999;
-export const MAX_PAGE_SIZE = 1000;
-export const DEFAULT_PAGE_SIZE = 20;
+export { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from '../listing/page.js';

@@ -1,5 +1,6 @@
 // The rules listing: parameters in, one page of rules with totals out.
 import type { Kysely } from 'kysely';
+import { type Page, pageOf } from '../listing/page.js';
 import type { Database } from '../storage/schema.js';
 import { parseFields, parseListing } from './listing-params.js';
 import { queryListing } from './listing-repository.js';
@@ -7,10 +8,7 @@ import { extrasOf, presentRule } from './presentation.js';
 import { toStoredRule } from './rule-rows.js';
 import type { ListingQuery, RuleResponse } from './schemas.js';
 
-export interface RulePage {
-  content: RuleResponse[];
-  page: { size: number; number: number; totalElements: number; totalPages: number };
-}
+export type RulePage = Page<RuleResponse>;
 
 /** `GET /em-rules`: checks the parameters, asks the database for the page, adds the extras. */
 export async function listRules(
@@ -23,13 +21,6 @@ export async function listRules(
   const { rows, total } = await queryListing(db, studioId, params);
   const rules = rows.map(toStoredRule);
   const extras = await extrasOf(db, studioId, rules, fields);
-  return {
-    content: rules.map((stored) => presentRule(stored, extras.get(stored.rule.id))),
-    page: {
-      size: params.size,
-      number: params.page,
-      totalElements: total,
-      totalPages: Math.ceil(total / params.size),
-    },
-  };
+  const content = rules.map((stored) => presentRule(stored, extras.get(stored.rule.id)));
+  return pageOf(content, params.page, params.size, total);
 }

@@ -1,13 +1,32 @@
 // SQL of single rules: reading one, writing one (with its side rows), and the
 // candidates of a CONFLICTS check. The listing's SQL is in listing-repository.ts.
 import { type Kysely, sql } from 'kysely';
+import { locksRowByRow } from '../storage/dialect.js';
 import type { Database } from '../storage/schema.js';
 import { facetRows, type RuleRow, ruleRow, type StoredRule, toStoredRule, wordRows } from './rule-rows.js';
+import { deleteTextEntries, insertTextEntries } from './text-index-repository.js';
 
 // Rows per INSERT: well under SQLite's and PostgreSQL's limits on bound parameters.
 const ROWS_PER_INSERT = 500;
 
 /** A rule of the studio by id or externalId. */
+/**
+ * Locks the studio's rules named (by id or externalId) until the transaction ends, in id
+ * order: a bulk chunk takes them all first, so two operations over the same rules queue
+ * instead of each locking some and waiting for the other's (a deadlock). Up to a chunk of names.
+ */
+export async function lockRules(db: Kysely<Database>, studioId: string, names: string[]): Promise<void> {
+  if (names.length === 0 || !locksRowByRow(db)) return;
+  await db
+    .selectFrom('rule')
+    .select('id')
+    .where('studio_id', '=', studioId)
+    .where((eb) => eb.or([eb('id', 'in', names), eb('external_id', 'in', names)]))
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
 export async function selectRule(
   db: Kysely<Database>,
   studioId: string,
@@ -91,6 +110,7 @@ export async function updateRule(
   if (Number(result.numUpdatedRows) !== 1) return false;
   await db.deleteFrom('rule_facet').where('rule_id', '=', id).execute();
   await db.deleteFrom('rule_word').where('rule_id', '=', id).execute();
+  await deleteTextEntries(db, id);
   await insertSideRows(db, [stored]);
   return true;
 }
@@ -128,7 +148,10 @@ export async function clearBulkOperation(db: Kysely<Database>, operationId: stri
     .execute();
 }
 
-/** Records delivery of one content version to the sync targets (never moving backwards). */
+/**
+ * Records delivery of one content version to the sync targets. Never moving backwards: a
+ * delivery of an older version that ends after a newer one's changes nothing.
+ */
 export async function recordSync(
   db: Kysely<Database>,
   id: string,
@@ -136,50 +159,21 @@ export async function recordSync(
   version: number,
   outcome: { ok: true; at: string } | { ok: false },
 ): Promise<void> {
-  if (stage === 'staging') {
-    const set = outcome.ok
-      ? { staging_synced_version: version, staging_synced_at: outcome.at, staging_failed_version: null }
-      : { staging_failed_version: version };
-    await db.updateTable('rule').set(set).where('id', '=', id).execute();
-  } else {
-    const set = outcome.ok
-      ? { live_synced_version: version, live_synced_at: outcome.at, live_failed_version: null }
-      : { live_failed_version: version };
-    await db.updateTable('rule').set(set).where('id', '=', id).execute();
-  }
-}
-
-/**
- * Rules of studios with sync targets whose content version has neither reached the
- * targets nor finally failed, in id order after `afterId`: what a starting node delivers.
- */
-export async function selectUndeliveredRules(
-  db: Kysely<Database>,
-  studioId: string,
-  afterId: string,
-  limit: number,
-): Promise<string[]> {
-  const rows = await db
-    .selectFrom('rule')
-    .select('rule.id')
-    .where('rule.studio_id', '=', studioId)
-    .where('rule.id', '>', afterId)
-    .where((eb) =>
-      eb.or([
-        eb.and([
-          eb('staging_version', '>', eb.fn.coalesce('staging_synced_version', eb.lit(0))),
-          eb('staging_version', '>', eb.fn.coalesce('staging_failed_version', eb.lit(0))),
-        ]),
-        eb.and([
-          eb('live_version', '>', eb.fn.coalesce('live_synced_version', eb.lit(0))),
-          eb('live_version', '>', eb.fn.coalesce('live_failed_version', eb.lit(0))),
-        ]),
-      ]),
-    )
-    .orderBy('rule.id')
-    .limit(limit)
+  const synced = stage === 'staging' ? 'staging_synced_version' : 'live_synced_version';
+  const set =
+    stage === 'staging'
+      ? outcome.ok
+        ? { staging_synced_version: version, staging_synced_at: outcome.at, staging_failed_version: null }
+        : { staging_failed_version: version }
+      : outcome.ok
+        ? { live_synced_version: version, live_synced_at: outcome.at, live_failed_version: null }
+        : { live_failed_version: version };
+  await db
+    .updateTable('rule')
+    .set(set)
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb(synced, 'is', null), eb(synced, '<', version)]))
     .execute();
-  return rows.map((row) => row.id);
 }
 
 /** Whether a studio has any rule (a studio with rules is deleted only when forced). */
@@ -256,6 +250,10 @@ async function insertSideRows(db: Kysely<Database>, rules: StoredRule[]): Promis
     'rule_word',
     rules.flatMap(({ rule }) => wordRows(rule)),
   );
+  await insertTextEntries(
+    db,
+    rules.map(({ rule }) => rule),
+  );
 }
 
 async function insertChunked<Table extends 'rule' | 'rule_facet' | 'rule_word'>(
@@ -271,4 +269,36 @@ async function insertChunked<Table extends 'rule' | 'rule_facet' | 'rule_word'>(
       .values(rows.slice(i, i + perInsert) as never)
       .execute();
   }
+}
+
+/** A studio's rules after `afterId` in id order, at most `limit`: the pages of an export. */
+export async function selectStudioRulesAfter(
+  db: Kysely<Database>,
+  studioId: string,
+  afterId: string | undefined,
+  limit: number,
+): Promise<StoredRule[]> {
+  let query = db.selectFrom('rule').selectAll().where('studio_id', '=', studioId);
+  if (afterId !== undefined) query = query.where('id', '>', afterId);
+  const rows = await query.orderBy('id').limit(limit).execute();
+  return rows.map(toStoredRule);
+}
+
+/** Which of these externalIds rules of the studio hold, with the id of the rule holding each. */
+export async function selectExternalIds(
+  db: Kysely<Database>,
+  studioId: string,
+  externalIds: string[],
+): Promise<Map<string, string>> {
+  const taken = new Map<string, string>();
+  for (let i = 0; i < externalIds.length; i += ROWS_PER_INSERT) {
+    const rows = await db
+      .selectFrom('rule')
+      .select(['id', 'external_id'])
+      .where('studio_id', '=', studioId)
+      .where('external_id', 'in', externalIds.slice(i, i + ROWS_PER_INSERT))
+      .execute();
+    for (const row of rows) if (row.external_id !== null) taken.set(row.external_id, row.id);
+  }
+  return taken;
 }

@@ -4,8 +4,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Area } from '../http/area.js';
+import { NoContent } from '../http/schemas.js';
+import { PageSchema } from '../listing/page.js';
 import { actorOf, requireBearer } from '../oauth/bearer-auth.js';
 import type { TokenService } from '../oauth/token-service.js';
+import { deliveryRoutes } from './delivery-routes.js';
+import { RULE_ID } from './examples.js';
 import { normaliseListingSyntax } from './listing-params.js';
 import type { RulesParts } from './rules-parts.js';
 import { RULE_ACTIONS, RulesService } from './rules-service.js';
@@ -13,24 +17,15 @@ import {
   BulkRequest,
   FieldsQuery,
   ListingQuery,
-  RuleCreateBody,
-  RuleResponse,
-  RuleUpdateBody,
+  RuleCreateSchema,
+  RuleSchema,
+  RuleUpdateSchema,
 } from './schemas.js';
 
 const tags = ['rules'];
-const security = [{ bearer: [] }];
 const errors = Object.fromEntries([400, 401, 403, 404, 409].map((status) => [status, Type.Ref('ErrorBody')]));
-const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
-const RulePage = Type.Object({
-  content: Type.Array(RuleResponse),
-  page: Type.Object({
-    size: Type.Integer(),
-    number: Type.Integer(),
-    totalElements: Type.Integer(),
-    totalPages: Type.Integer(),
-  }),
-});
+const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200, examples: [RULE_ID] }) });
+const RulePage = PageSchema(RuleSchema);
 const BulkStatus = Type.Object({
   operationId: Type.String(),
   status: Type.String(),
@@ -47,20 +42,27 @@ async function listingSyntax(request: FastifyRequest): Promise<void> {
 export function rulesArea(tokens: TokenService, parts: RulesParts): Area {
   return {
     name: 'rules',
+    admin: deliveryRoutes,
     async public(app, ctx) {
       app.addHook('onReady', async () => {
         parts.bulk
           .failAbandoned()
           .catch((error: unknown) => ctx.log.warn({ err: error }, 'ending abandoned bulk operations failed'));
-        parts.webhooks
-          .resume()
-          .catch((error: unknown) => ctx.log.warn({ err: error }, 'resuming rule sync failed'));
+        parts.webhooks.start();
       });
-      const rules = new RulesService(ctx.store.db, ctx.now, parts.webhooks, parts.bulk);
+      const rules = new RulesService(
+        ctx.store.db,
+        ctx.now,
+        parts.webhooks,
+        parts.bulk,
+        parts.metrics,
+        parts.liveChanged,
+        ctx.store.reader,
+      );
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
           async (api) => {
-            requireBearer(api, ctx.store.db, tokens);
+            requireBearer(api, ctx.store.db, tokens, 'commercestudio.rules');
             rulesApi(api, rules);
           },
           { prefix },
@@ -79,7 +81,7 @@ function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
       preValidation: listingSyntax,
       schema: {
         tags,
-        security,
+        operationId: 'listRules',
         summary: 'List rules',
         querystring: ListingQuery,
         response: { 200: RulePage, ...errors },
@@ -92,10 +94,10 @@ function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
     {
       schema: {
         tags,
-        security,
+        operationId: 'createRule',
         summary: 'Create a rule (DRAFT)',
-        body: RuleCreateBody,
-        response: { 201: RuleResponse, ...errors },
+        body: RuleCreateSchema,
+        response: { 201: RuleSchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -109,11 +111,11 @@ function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
       preValidation: listingSyntax,
       schema: {
         tags,
-        security,
+        operationId: 'getRule',
         summary: 'A rule (staging) with its live content',
         params: IdParams,
         querystring: FieldsQuery,
-        response: { 200: RuleResponse, ...errors },
+        response: { 200: RuleSchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -127,11 +129,11 @@ function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
     {
       schema: {
         tags,
-        security,
+        operationId: 'updateRule',
         summary: 'Replace the staging content (If-Match: lastModified or ETag)',
         params: IdParams,
-        body: RuleUpdateBody,
-        response: { 200: RuleResponse, ...errors },
+        body: RuleUpdateSchema,
+        response: { 200: RuleSchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -146,14 +148,15 @@ function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
     {
       schema: {
         tags,
-        security,
+        operationId: 'deleteRule',
         summary: 'Delete a draft; mark a published rule for deletion',
         params: IdParams,
+        response: { 204: NoContent },
       },
     },
     async (request, reply) => {
       await rules.remove(actorOf(request), request.params.id);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
   for (const action of RULE_ACTIONS) {
@@ -162,10 +165,10 @@ function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
       {
         schema: {
           tags,
-          security,
+          operationId: `${action}Rule`,
           summary: `${action[0]!.toUpperCase()}${action.slice(1)} a rule`,
           params: IdParams,
-          response: { 200: RuleResponse, ...errors },
+          response: { 200: RuleSchema, ...errors },
         },
       },
       async (request, reply) => {
@@ -181,7 +184,7 @@ function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
     {
       schema: {
         tags,
-        security,
+        operationId: 'startBulkOperation',
         summary: 'Start a bulk operation (processed in the background)',
         body: BulkRequest,
         response: { 202: Type.Object({ operationId: Type.String() }), ...errors },
@@ -194,9 +197,11 @@ function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
     {
       schema: {
         tags,
-        security,
+        operationId: 'getBulkOperation',
         summary: 'Status of a bulk operation',
-        params: Type.Object({ operationId: Type.String() }),
+        params: Type.Object({
+          operationId: Type.String({ examples: ['cc75e667-dff4-4660-8418-d1a2bfb06657'] }),
+        }),
         response: { 200: BulkStatus, ...errors },
       },
     },

@@ -4,6 +4,8 @@ import Type, { type Static, type TObject, type TProperties, type TSchema } from 
 
 export const RULE_TYPES = ['blockList', 'boostList', 'buryList', 'pinned', 'redirect', 'banner'] as const;
 export const CONTENT_TYPES = ['RULE', 'QUERY_REWRITE'] as const;
+/** How a rule's `conditions.queries` match a shopper's query; `is` when not set. */
+export const QUERY_MATCH_MODES = ['is', 'contains'] as const;
 
 // Limits the spec leaves open; generous enough for real catalogues, small enough
 // that one rule stays well under the 1 MiB body limit and one database row.
@@ -35,6 +37,14 @@ export const ConditionFieldValue = Type.Object(
 export const Conditions = Type.Object(
   {
     queries: Type.Array(Type.String(SHORT_TEXT), { maxItems: 1000, default: [] }),
+    // Optional without a schema default, so that contents stored before the field existed
+    // compare equal to the same content sent again; absent means `is`.
+    queryMatch: Type.Optional(
+      Type.Enum(QUERY_MATCH_MODES, {
+        description:
+          "How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).",
+      }),
+    ),
     fieldValues: Type.Array(ConditionFieldValue, { maxItems: MAX_LABELS, default: [] }),
     queryProfiles: Labels,
     effectiveStart: Instant,

@@ -1,23 +1,17 @@
 // What each request of the Rules API does, from checked input to the answer:
-// the rule's edits (service.ts), its presentation with the extras asked for,
-// and the announcement of every change to webhook delivery.
+// the rule's edits (rule-edits.ts), its presentation with the extras asked for,
+// and the deliveries of every change to the sync targets, written with the change.
 import type { Kysely } from 'kysely';
+import { recordChange } from '../history/service.js';
+import type { Actor } from '../oauth/actor.js';
 import type { Database } from '../storage/schema.js';
+import { inTransaction } from '../storage/transaction.js';
 import type { BulkRunner, BulkStatus } from './bulk.js';
+import { enqueueRuleChanges } from './deliveries.js';
 import { listRules, type RulePage } from './listing.js';
 import { parseFields } from './listing-params.js';
 import { extrasOf, presentRule } from './presentation.js';
-import type { StoredRule } from './rule-rows.js';
-import type {
-  BulkRequest,
-  FieldsQuery,
-  ListingQuery,
-  RuleCreateBody,
-  RuleResponse,
-  RuleUpdateBody,
-} from './schemas.js';
 import {
-  type Actor,
   createRule,
   deleteRuleOrMark,
   etagOf,
@@ -27,7 +21,19 @@ import {
   restoreRule,
   unpublishRule,
   updateRuleStaging,
-} from './service.js';
+} from './rule-edits.js';
+import { ruleEvent } from './rule-history.js';
+import type { StoredRule } from './rule-rows.js';
+import { listingScenario, type RulesMetrics } from './rules-metrics.js';
+import type { LiveChangeListener } from './rules-parts.js';
+import type {
+  BulkRequest,
+  FieldsQuery,
+  ListingQuery,
+  RuleCreateBody,
+  RuleResponse,
+  RuleUpdateBody,
+} from './schemas.js';
 import type { WebhookDelivery } from './webhook-delivery.js';
 
 /** A rule as answered, with the ETag of its version. */
@@ -48,10 +54,17 @@ export class RulesService {
     private readonly now: () => Date,
     private readonly webhooks: WebhookDelivery,
     private readonly bulk: BulkRunner,
+    private readonly metrics: RulesMetrics,
+    private readonly liveChanged: LiveChangeListener = async () => {},
+    /** Where listings read: off the event loop on SQLite (see Store.reader). */
+    private readonly reader: Kysely<Database> = db,
   ) {}
 
-  list(studioId: string, query: ListingQuery): Promise<RulePage> {
-    return listRules(this.db, studioId, query);
+  async list(studioId: string, query: ListingQuery): Promise<RulePage> {
+    const started = performance.now();
+    const page = await listRules(this.reader, studioId, query);
+    this.metrics.listed(listingScenario(query), (performance.now() - started) / 1000);
+    return page;
   }
 
   async get(studioId: string, id: string, query: FieldsQuery): Promise<AnsweredRule> {
@@ -59,23 +72,33 @@ export class RulesService {
   }
 
   async create(actor: Actor, body: RuleCreateBody): Promise<AnsweredRule> {
-    const stored = await createRule(this.db, actor, body, this.now());
-    return this.answer(this.announce({ stored, removed: false }).stored);
+    const change = await this.write(actor, 'create', async (trx) => ({
+      stored: await createRule(trx, actor, body, this.now()),
+      removed: false,
+    }));
+    return this.answer(change.stored);
   }
 
   async update(actor: Actor, id: string, body: RuleUpdateBody, ifMatch?: string): Promise<AnsweredRule> {
-    const change = await updateRuleStaging(this.db, actor, id, body, ifMatch, this.now());
-    return this.answer(this.announce(change).stored);
+    const change = await this.write(actor, 'update', (trx) =>
+      updateRuleStaging(trx, actor, id, body, ifMatch, this.now()),
+    );
+    await this.followLive(change);
+    return this.answer(change.stored);
   }
 
   /** Deletes a draft, or marks a published rule for deletion. */
   async remove(actor: Actor, id: string): Promise<void> {
-    this.announce(await deleteRuleOrMark(this.db, actor, id, this.now()));
+    await this.followLive(
+      await this.write(actor, 'delete', (trx) => deleteRuleOrMark(trx, actor, id, this.now())),
+    );
   }
 
   async act(action: RuleAction, actor: Actor, id: string): Promise<AnsweredRule> {
-    const change = await actions[action](this.db, actor, id, this.now());
-    return this.answer(this.announce(change).stored);
+    const change = await this.write(actor, action, (trx) => actions[action](trx, actor, id, this.now()));
+    if (action === 'publish') this.metrics.published('api');
+    await this.followLive(change, action === 'unpublish');
+    return this.answer(change.stored);
   }
 
   startBulk(actor: Actor, request: BulkRequest): Promise<{ operationId: string }> {
@@ -86,10 +109,33 @@ export class RulesService {
     return this.bulk.status(studioId, operationId);
   }
 
-  /** Hands the change to webhook delivery, which sends it in the background. */
-  private announce(change: RuleChange): RuleChange {
-    if (change.removed) this.webhooks.removed(change.stored);
-    else this.webhooks.changed(change.stored.rule.studioId, change.stored.rule.id);
+  /**
+   * What evaluates live rules follows a change that may alter them (a publish, an unpublish,
+   * a removal, a deletion mark set or cleared) before the answer, so the editor's next
+   * evaluation on this node already sees it.
+   */
+  private async followLive(change: RuleChange, unpublished = false): Promise<void> {
+    if (unpublished || change.removed || change.stored.rule.live !== null) {
+      await this.liveChanged(change.stored.rule.studioId, [change.stored.rule.id]);
+    }
+  }
+
+  /**
+   * One write with its deliveries to the sync targets, in one transaction: a change is never
+   * committed without them. The sender is woken once it is.
+   */
+  private async write(
+    actor: Actor,
+    action: string,
+    edit: (trx: Kysely<Database>) => Promise<RuleChange>,
+  ): Promise<RuleChange> {
+    const change = await inTransaction(this.db, async (trx) => {
+      const change = await edit(trx);
+      await enqueueRuleChanges(trx, actor.studioId, [change], this.now());
+      await recordChange(trx, ruleEvent(actor, action, change, this.now()));
+      return change;
+    });
+    this.webhooks.wake();
     return change;
   }
 

@@ -1,18 +1,14 @@
 // Rules API shapes on the wire: what clients send and what we answer.
 import Type, { type Static, type TOptional, type TProperties, type TSchema } from 'typebox';
 import { errorMessage } from '../http/error-message.js';
-import {
-  DEFAULT_PAGE_SIZE,
-  EXTRA_FIELDS,
-  MAX_PAGE,
-  MAX_PAGE_SIZE,
-  SORT_PROPERTIES,
-} from './listing-terms.js';
+import { listingQuerySchema, PublishStateSchema } from '../listing/query-schema.js';
+import { changedRule, newRule, publishedRule, RULE_ID } from './examples.js';
+import { EXTRA_FIELDS, SORT_PROPERTIES } from './listing-terms.js';
 import { CONTENT_TYPES, CommonContentFields, RULE_TYPES, TypeFields } from './rule-content.js';
 
 export const RuleTypeSchema = Type.Enum(RULE_TYPES);
 export const ContentTypeSchema = Type.Enum(CONTENT_TYPES);
-export const PublishStateSchema = Type.Enum(['DRAFT', 'PUBLISHED', 'PUBLISHED_WITH_DRAFT_EDITS']);
+export { PublishStateSchema };
 
 /** Fields we answer but never take from a body; a PUT carrying them back ignores them. */
 export const READ_ONLY_FIELDS = [
@@ -131,6 +127,17 @@ export type RuleCreateBody = Static<typeof RuleCreateBody>;
 export const RuleUpdateBody = Type.Object({ ...bodyProperties, type: Type.Optional(Type.String()) });
 export type RuleUpdateBody = Static<typeof RuleUpdateBody>;
 
+// The shapes the routes use, with examples. `Rule` is named by its `$id` so that the OpenAPI
+// document writes it once (as `Rule`) and clients get a named type. It stays inline in each
+// route's schema rather than shared (`addSchema`): every serializer of every route is built
+// with all shared schemas, and this one made building the app twice as costly.
+export const RuleSchema = Type.Object(RuleResponse.properties, { $id: 'Rule', examples: [publishedRule] });
+export const RuleCreateSchema = Type.Object(RuleCreateBody.properties, {
+  $id: 'RuleCreate',
+  examples: [newRule],
+});
+export const RuleUpdateSchema = Type.Object(RuleUpdateBody.properties, { examples: [changedRule] });
+
 const List = Type.Array(Type.String());
 
 // What the listing's `fields` may name (FUSION_SYNC_STATUS is PLATFORM_SYNC_STATUS).
@@ -141,66 +148,39 @@ const Fields = Type.Array(
   ),
 );
 
-/**
- * `GET /em-rules`. List parameters may repeat or be comma-separated, and enum values may come
- * in any case: `normaliseListingSyntax` brings them to these schemas' form before they are
- * checked. What a schema cannot say (a direction's place in `sort`, which parameters combine,
- * dates and searches) is checked by `parseListing`.
- */
-export const ListingQuery = Type.Object({
-  searchQuery: Type.Optional(Type.String()),
-  tags: Type.Optional(List),
-  groups: Type.Optional(List),
-  types: Type.Optional(List),
-  publishState: Type.Optional(PublishStateSchema),
-  published: Type.Optional(Type.String()),
-  targetedDocumentId: Type.Optional(Type.String()),
-  targetedDocumentFieldName: Type.Optional(Type.String()),
-  activeDateStart: Type.Optional(Type.String()),
-  activeDateEnd: Type.Optional(Type.String()),
-  expirationDateStart: Type.Optional(Type.String()),
-  expirationDateEnd: Type.Optional(Type.String()),
-  lastModifiedStart: Type.Optional(Type.String()),
-  lastModifiedEnd: Type.Optional(Type.String()),
-  creationDateStart: Type.Optional(Type.String()),
-  creationDateEnd: Type.Optional(Type.String()),
-  contentType: Type.Optional(ContentTypeSchema),
-  page: Type.Optional(
-    Type.Integer({
-      minimum: 0,
-      maximum: MAX_PAGE,
-      default: 0,
-      description: 'Zero-based.',
-      ...errorMessage('must be an integer ≥ 0'),
-    }),
-  ),
-  size: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: MAX_PAGE_SIZE,
-      default: DEFAULT_PAGE_SIZE,
-      ...errorMessage(`must be an integer from 1 to ${MAX_PAGE_SIZE}`),
-    }),
-  ),
-  sort: Type.Optional(
-    Type.Array(
-      Type.Enum([...SORT_PROPERTIES, 'textSearchRelevance', 'asc', 'desc'], {
-        description: 'A property, then optionally its direction (default asc).',
-        ...errorMessage(`property must be one of ${SORT_PROPERTIES.join(', ')}, textSearchRelevance`),
-      }),
-    ),
-  ),
-  fields: Type.Optional(Fields),
+/** `GET /em-rules`: the shared listing parameters, and the rules' own filters and `fields`. */
+export const ListingQuery = listingQuerySchema({
+  sortProperties: SORT_PROPERTIES,
+  relevance: true,
+  filters: {
+    tags: Type.Optional(Type.Array(Type.String(), { examples: [['sale']] })),
+    groups: Type.Optional(List),
+    targetedDocumentId: Type.Optional(Type.String()),
+    targetedDocumentFieldName: Type.Optional(Type.String()),
+    contentType: Type.Optional(ContentTypeSchema),
+  },
+  after: { fields: Type.Optional(Fields) },
+  examples: { types: ['blockList', 'pinned'], sort: ['name', 'asc'] },
 });
 export type ListingQuery = Static<typeof ListingQuery>;
 
 /** `POST /em-rules/bulk`: each item is checked as it is processed, its failure recorded. */
-export const BulkRequest = Type.Object({
-  create: Type.Optional(Type.Array(Type.Unknown())),
-  update: Type.Optional(Type.Array(Type.Unknown())),
-  delete: Type.Optional(Type.Array(Type.String())),
-  publish: Type.Optional(Type.Array(Type.String())),
-});
+export const BulkRequest = Type.Object(
+  {
+    create: Type.Optional(Type.Array(Type.Unknown())),
+    update: Type.Optional(Type.Array(Type.Unknown())),
+    delete: Type.Optional(Type.Array(Type.String())),
+    publish: Type.Optional(Type.Array(Type.String())),
+  },
+  {
+    examples: [
+      {
+        create: [{ type: 'blockList', name: 'Block P2', fieldName: 'id', fieldValues: ['P2'] }],
+        publish: [RULE_ID],
+      },
+    ],
+  },
+);
 export type BulkRequest = Static<typeof BulkRequest>;
 
 /** `GET /em-rules/{id}`: the extras asked for, as in the listing. */

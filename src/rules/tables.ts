@@ -2,6 +2,8 @@
 // columns the listing filters and sorts on; the side tables index the values of
 // BOTH contents, so that "staging or live matches" is one indexed lookup.
 
+import type { Generated } from 'kysely';
+
 export interface RuleTable {
   id: string;
   studio_id: string;
@@ -60,6 +62,22 @@ export interface RuleWordTable {
   tf: number;
 }
 
+/**
+ * A rule's entry in the full-text index (see text-index.ts). SQLite: `doc` is the rowid of
+ * its FTS5 row in `rule_text`. PostgreSQL: `doc` is its tsvector, written as SQL text.
+ */
+export interface RuleSearchTable {
+  doc: Generated<number>;
+  rule_id: string;
+  studio_id: string;
+}
+
+/** How many rules a studio has: the unfiltered listing's total without counting them. */
+export interface RuleCountTable {
+  studio_id: string;
+  rules: number;
+}
+
 export interface RuleBulkOperationTable {
   id: string;
   studio_id: string;
@@ -74,4 +92,26 @@ export interface RuleBulkOperationTable {
   finished_at: string | null;
   /** Last sign of life of the node running it (null for rows older than the column). */
   heartbeat_at: string | null;
+}
+
+/** One delivery of the rule-sync outbox (see webhook-delivery.ts). */
+export interface WebhookDeliveryTable {
+  /** Also the `webhook-id` the targets see: the same on every attempt. */
+  id: string;
+  studio_id: string;
+  rule_id: string;
+  /** 'rule.changed' or 'rule.removed'. */
+  event: string;
+  /** 'staging' or 'live'. */
+  stage: string;
+  /** 'PENDING', 'DELIVERED', 'SKIPPED' or 'FAILED'. */
+  status: string;
+  attempts: number;
+  /** When a PENDING delivery is due; while a node sends it, when its claim lapses. */
+  next_attempt_at: string;
+  /** The node that last claimed it. */
+  claimed_by: string | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
 }

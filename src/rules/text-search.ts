@@ -1,7 +1,10 @@
 // Words for the listing's `searchQuery`: what a rule can be found by, and how a
 // query's words match them.
+import { searchWords } from '../listing/search-words.js';
 import { termKey } from '../text/term-key.js';
 import type { RuleContent } from './rule.js';
+
+export { matchesSearch, searchWords } from '../listing/search-words.js';
 
 /**
  * A text reduced to its key: NFKC, trimmed, inner whitespace collapsed, case-folded,
@@ -9,13 +12,6 @@ import type { RuleContent } from './rule.js';
  * query" means the same thing everywhere.
  */
 export { termKey as textKey };
-
-/** The words of a text, case- and accent-insensitively: runs of letters and digits of its key. */
-export function searchWords(text: string): string[] {
-  return termKey(text)
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== '');
-}
 
 /** What a content can be found by, per field, so that relevance can weigh the name above the rest. */
 export interface SearchableFields {
@@ -51,18 +47,6 @@ function typeValues(content: RuleContent): string[] {
     case 'banner':
       return [content.bannerUrl, content.zone];
   }
-}
-
-/**
- * Whether a rule with these words matches a search: every query word begins
- * some word of the rule (AND). Each word a user adds narrows the listing, as in
- * any filter box; OR would make a longer, more precise query return more rules.
- * A query without words (`""`, `"--"`) filters nothing.
- */
-export function matchesSearch(queryWords: readonly string[], ruleWords: Iterable<string>): boolean {
-  if (queryWords.length === 0) return true;
-  const words = [...new Set(ruleWords)];
-  return queryWords.every((query) => words.some((word) => word.startsWith(query)));
 }
 
 /** All the words of a content, each once: the set a `searchQuery` is matched against. */

@@ -50,14 +50,34 @@ export class AdminVerifier {
   ) {}
 
   async verify(user: string, password: string): Promise<boolean> {
+    const known = await this.knownVerdict(user, password);
+    if (known !== undefined) return known;
+    const hash = await this.currentHash();
+    if (!hash || !(await verifySecret(password, hash))) return false;
+    this.verified = { hash, mac: this.macOf(password) };
+    return timingSafeEqualStrings(user, ADMIN_USER);
+  }
+
+  /**
+   * The verdict when it costs no scrypt (no password is set, or this is the remembered
+   * one), else undefined: the caller then knows the check will be slow.
+   */
+  async knownVerdict(user: string, password: string): Promise<boolean | undefined> {
     const hash = await this.currentHash();
     if (!hash) return false;
-    const mac = createHmac('sha256', this.cacheKey).update(password).digest();
-    const userOk = timingSafeEqualStrings(user, ADMIN_USER);
-    if (this.verified?.hash === hash && timingSafeEqual(mac, this.verified.mac)) return userOk;
-    if (!(await verifySecret(password, hash))) return false;
-    this.verified = { hash, mac };
-    return userOk;
+    if (this.verified?.hash !== hash || !timingSafeEqual(this.macOf(password), this.verified.mac)) {
+      return undefined;
+    }
+    return timingSafeEqualStrings(user, ADMIN_USER);
+  }
+
+  /** A key naming these credentials without holding them (keyed by this process's secret). */
+  credentialsKey(user: string, password: string): string {
+    return createHmac('sha256', this.cacheKey).update(user).update('\0').update(password).digest('base64');
+  }
+
+  private macOf(password: string): Buffer {
+    return createHmac('sha256', this.cacheKey).update(password).digest();
   }
 
   private async currentHash(): Promise<string | undefined> {

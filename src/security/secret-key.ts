@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { ConfigError } from '../config.js';
+import { prepareDirectory } from '../storage/directory.js';
 
 /**
  * The service's 32-byte secret key (encrypts stored secrets, signs tokens). From
@@ -23,7 +24,7 @@ export function loadSecretKey(config: Config): Buffer {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  prepareDirectory(config.dataDir);
   const key = randomBytes(32);
   // 'wx': never overwrite a key another process wrote meanwhile; read theirs instead.
   try {

@@ -1,11 +1,13 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { prepareDirectory } from './directory.js';
 import { guardedPool } from './guarded-pool.js';
 import { type Notifications, postgresNotifications } from './notifications.js';
+import { countingDialect, PoolStats } from './pool-stats.js';
 import type { Database } from './schema.js';
+import { sqliteReader } from './sqlite-reader.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -25,6 +27,14 @@ export interface Store {
    * database do it in one.
    */
   readonly synchronousDriver: boolean;
+  /**
+   * A handle for long reads (listings that rank or count many rows): on SQLite its statements
+   * run on a worker thread's own read-only connection, so they never hold the event loop; on
+   * PostgreSQL it is `db`. It reads committed data only: never use it inside a transaction.
+   */
+  readonly reader: Kysely<Database>;
+  /** How the connections are used (in use, waiting, errors); SQLite has one, which work queues for. */
+  readonly pool: PoolStats;
   close(): Promise<void>;
 }
 
@@ -53,7 +63,7 @@ export function sqliteFile(dataDir: string): string {
 }
 
 function openSqlite(dataDir: string): Store {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  prepareDirectory(dataDir);
   const sqlite = new SqliteDatabase(sqliteFile(dataDir));
   sqlite.pragma('journal_mode = WAL');
   // FULL: a commit is on disk before the answer goes out, so acknowledged writes survive
@@ -61,13 +71,21 @@ function openSqlite(dataDir: string): Store {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const pool = new PoolStats(1);
+  const dialect = new SqliteDialect({ database: withStatementCache(sqlite) });
+  const db = new Kysely<Database>({ dialect: countingDialect(dialect, pool) });
+  const reader = sqliteReader(sqliteFile(dataDir));
   return {
     db,
     engine: 'sqlite',
     notifications: undefined,
     synchronousDriver: true,
-    close: () => db.destroy(),
+    reader,
+    pool,
+    close: async () => {
+      await reader.destroy();
+      await db.destroy();
+    },
   };
 }
 
@@ -108,18 +126,23 @@ function openPostgres(url: string, options: StoreOptions): Store {
   // migrations included; a runaway query cannot hold a connection for minutes.
   const settings = [`-c statement_timeout=${options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS}`];
   if (options.pgSchema) settings.push(`-c search_path=${options.pgSchema}`);
+  const max = options.poolSize ?? 10;
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max,
     connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
     options: settings.join(' '),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool(pool) }) });
+  const stats = new PoolStats(max);
+  const dialect = new PostgresDialect({ pool: guardedPool(pool, stats) });
+  const db = new Kysely<Database>({ dialect: countingDialect(dialect, stats) });
   return {
     db,
     engine: 'postgres',
     notifications: postgresNotifications(url),
     synchronousDriver: false,
+    reader: db,
+    pool: stats,
     close: () => db.destroy(),
   };
 }

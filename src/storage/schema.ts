@@ -1,7 +1,24 @@
 import type { SearchClusterTable } from '../clusters/tables.js';
+import type { RuleLiveVersionTable } from '../evaluation/tables.js';
+import type { HistoryEventTable } from '../history/tables.js';
+import type { AttemptWindowTable } from '../http/tables.js';
 import type { LinkTable } from '../links/tables.js';
-import type { RuleBulkOperationTable, RuleFacetTable, RuleTable, RuleWordTable } from '../rules/tables.js';
-import type { StudioClientTable, StudioTable } from '../studios/tables.js';
+import type { QueryKeyTable, QueryProfileTable } from '../query/tables.js';
+import type {
+  QueryRewritePublishTable,
+  QueryRewriteTable,
+  QueryRewriteWordTable,
+} from '../rewrites/tables.js';
+import type {
+  RuleBulkOperationTable,
+  RuleCountTable,
+  RuleFacetTable,
+  RuleSearchTable,
+  RuleTable,
+  RuleWordTable,
+  WebhookDeliveryTable,
+} from '../rules/tables.js';
+import type { StudioClientTable, StudioSyncTargetSecretTable, StudioTable } from '../studios/tables.js';
 import type {
   TypeaheadInstanceTable,
   TypeaheadSearchCountTable,
@@ -9,6 +26,7 @@ import type {
   TypeaheadTermTable,
   TypeaheadTopTermTable,
 } from '../typeahead/tables.js';
+import type { AppUserTable, UserSessionTable } from '../users/tables.js';
 import type { JobLeaseTable } from './lease-repository.js';
 
 /** Key/value settings of the service itself (the admin password hash, …). */
@@ -23,6 +41,7 @@ export interface Database {
   link: LinkTable;
   search_cluster: SearchClusterTable;
   job_lease: JobLeaseTable;
+  attempt_window: AttemptWindowTable;
   typeahead_instance: TypeaheadInstanceTable;
   typeahead_term: TypeaheadTermTable;
   typeahead_top_term: TypeaheadTopTermTable;
@@ -33,5 +52,18 @@ export interface Database {
   rule: RuleTable;
   rule_facet: RuleFacetTable;
   rule_word: RuleWordTable;
+  rule_search: RuleSearchTable;
+  rule_count: RuleCountTable;
   rule_bulk_operation: RuleBulkOperationTable;
+  query_rewrite: QueryRewriteTable;
+  query_rewrite_word: QueryRewriteWordTable;
+  query_rewrite_publish: QueryRewritePublishTable;
+  query_profile: QueryProfileTable;
+  query_key: QueryKeyTable;
+  webhook_delivery: WebhookDeliveryTable;
+  studio_sync_target_secret: StudioSyncTargetSecretTable;
+  rule_live_version: RuleLiveVersionTable;
+  history_event: HistoryEventTable;
+  app_user: AppUserTable;
+  user_session: UserSessionTable;
 }

@@ -1,7 +1,8 @@
 // SQL of studios and their API clients.
 import type { Kysely, Selectable } from 'kysely';
+import { PreparedQueries } from '../storage/prepared-query.js';
 import type { Database } from '../storage/schema.js';
-import type { StudioClientTable, StudioTable } from './tables.js';
+import type { StudioClientTable, StudioSyncTargetSecretTable, StudioTable } from './tables.js';
 
 export type StudioRow = Selectable<StudioTable>;
 export type ClientRow = Selectable<StudioClientTable>;
@@ -31,12 +32,6 @@ export async function updateStudio(
 ): Promise<void> {
   if (Object.keys(changes).length === 0) return;
   await db.updateTable('studio').set(changes).where('id', '=', id).execute();
-}
-
-/** The ids of the studios that deliver their rules' changes to webhooks. */
-export async function selectStudioIdsWithSyncTargets(db: Kysely<Database>): Promise<string[]> {
-  const rows = await db.selectFrom('studio').select('id').where('sync_targets', '!=', '[]').execute();
-  return rows.map((row) => row.id);
 }
 
 /** Removes a studio with its clients, rules and operations (the foreign keys cascade). */
@@ -70,15 +65,29 @@ export function selectClient(db: Kysely<Database>, clientId: string): Promise<Cl
 /** What a token is checked against: its client, with the incarnation of the client's studio. */
 export type Credential = ClientRow & { studio_incarnation: string | null };
 
-/** A client with its studio's incarnation: one lookup by primary key, on every Rules API request. */
-export function selectCredential(db: Kysely<Database>, clientId: string): Promise<Credential | undefined> {
-  return db
-    .selectFrom('studio_client')
-    .innerJoin('studio', 'studio.id', 'studio_client.studio_id')
-    .selectAll('studio_client')
-    .select('studio.incarnation as studio_incarnation')
-    .where('studio_client.client_id', '=', clientId)
-    .executeTakeFirst();
+const credentials = new PreparedQueries<Credential>('client_credential');
+
+/**
+ * A client with its studio's incarnation: one lookup by primary key, on every Rules API
+ * request, so the statement is built once (prepared-query.ts) rather than per request.
+ */
+export async function selectCredential(
+  db: Kysely<Database>,
+  clientId: string,
+): Promise<Credential | undefined> {
+  const rows = await credentials.execute(
+    db,
+    'by-id',
+    (db, parameter) =>
+      db
+        .selectFrom('studio_client')
+        .innerJoin('studio', 'studio.id', 'studio_client.studio_id')
+        .selectAll('studio_client')
+        .select('studio.incarnation as studio_incarnation')
+        .where('studio_client.client_id', '=', parameter(0)),
+    [clientId],
+  );
+  return rows[0];
 }
 
 export async function deleteClientRow(db: Kysely<Database>, studioId: string, clientId: string) {
@@ -88,4 +97,41 @@ export async function deleteClientRow(db: Kysely<Database>, studioId: string, cl
     .where('client_id', '=', clientId)
     .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
+}
+
+export type SyncTargetSecretRow = Selectable<StudioSyncTargetSecretTable>;
+
+/** The sealed signing secrets of a studio's sync targets. */
+export function selectSyncTargetSecrets(
+  db: Kysely<Database>,
+  studioId: string,
+): Promise<SyncTargetSecretRow[]> {
+  return db.selectFrom('studio_sync_target_secret').selectAll().where('studio_id', '=', studioId).execute();
+}
+
+/** Stores (or replaces) the sealed secret of each row's target. */
+export async function upsertSyncTargetSecrets(
+  db: Kysely<Database>,
+  rows: SyncTargetSecretRow[],
+): Promise<void> {
+  for (const row of rows) {
+    await db
+      .insertInto('studio_sync_target_secret')
+      .values(row)
+      .onConflict((c) =>
+        c.columns(['studio_id', 'url']).doUpdateSet({ secret: row.secret, created_at: row.created_at }),
+      )
+      .execute();
+  }
+}
+
+/** Drops the secrets of the studio's targets that are not among `kept`. */
+export async function deleteSyncTargetSecretsExcept(
+  db: Kysely<Database>,
+  studioId: string,
+  kept: string[],
+): Promise<void> {
+  let query = db.deleteFrom('studio_sync_target_secret').where('studio_id', '=', studioId);
+  if (kept.length > 0) query = query.where('url', 'not in', kept);
+  await query.execute();
 }

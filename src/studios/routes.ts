@@ -1,9 +1,14 @@
 // Administrative API of studios and their API clients, and the studios area of the app.
+
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { adminActor } from '../history/actor.js';
 import type { AppContext, Area } from '../http/area.js';
+import { NoContent } from '../http/schemas.js';
+import { SecretBox } from '../security/secret-box.js';
 import {
+  ChangedStudio,
   Client,
   ClientCreateBody,
   ClientParams,
@@ -14,6 +19,7 @@ import {
   StudioCreateBody,
   StudioDeleteQuery,
   StudioParams,
+  TargetSecrets,
 } from './schemas.js';
 import {
   changeStudio,
@@ -24,37 +30,62 @@ import {
   getStudio,
   listClients,
   listStudios,
+  rotateSyncTargetSecrets,
+  type StudioContent,
 } from './service.js';
 
 const tags = ['studios'];
 
-/** Studios and their API clients (the token endpoint is the oauth area's). */
-export const studiosArea: Area = { name: 'studios', admin: studioRoutes };
+/**
+ * Studios and their API clients (the token endpoint is the oauth area's). `contents` are
+ * what other areas keep in a studio, which an unforced delete must not take with it.
+ */
+export function studiosArea(contents: readonly StudioContent[]): Area {
+  return { name: 'studios', admin: (api, ctx) => studioRoutes(api, ctx, contents) };
+}
 
 /** `/studios…` of the Administrative API. Studios are global: an app scope does not narrow them. */
-function studioRoutes(admin: FastifyInstance, ctx: AppContext): void {
+function studioRoutes(admin: FastifyInstance, ctx: AppContext, contents: readonly StudioContent[]): void {
   const api = admin.withTypeProvider<TypeBoxTypeProvider>();
   const db = ctx.store.db;
+  const box = new SecretBox(ctx.secretKey);
   api.post(
     '/studios',
     {
       schema: {
         tags,
+        operationId: 'createStudio',
         summary: 'Create a studio',
         body: StudioCreateBody,
         response: { 201: Studio, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send(await createStudio(db, request.body, ctx.now())),
+    async (request, reply) =>
+      reply.code(201).send(await createStudio(db, request.body, ctx.now(), adminActor(request))),
   );
   api.get(
     '/studios',
-    { schema: { tags, summary: 'List studios', response: { 200: Type.Array(Studio) } } },
+    {
+      schema: {
+        tags,
+        operationId: 'listStudios',
+        summary: 'List studios',
+        response: { 200: Type.Array(Studio) },
+      },
+    },
     () => listStudios(db),
   );
   api.get(
     '/studios/:id',
-    { schema: { tags, summary: 'A studio', params: StudioParams, response: { 200: Studio, ...errors } } },
+    {
+      schema: {
+        tags,
+        operationId: 'getStudio',
+        summary: 'A studio',
+        params: StudioParams,
+        response: { 200: Studio, ...errors },
+      },
+    },
     (request) => getStudio(db, request.params.id),
   );
   api.put(
@@ -62,27 +93,44 @@ function studioRoutes(admin: FastifyInstance, ctx: AppContext): void {
     {
       schema: {
         tags,
-        summary: 'Rename a studio or set its sync targets (webhooks)',
+        operationId: 'updateStudio',
+        summary:
+          'Rename a studio or set its sync targets (webhooks); the secret of a new target is shown only here',
         params: StudioParams,
         body: StudioChangeBody,
-        response: { 200: Studio, ...errors },
+        response: { 200: ChangedStudio, ...errors },
       },
     },
-    (request) => changeStudio(db, request.params.id, request.body),
+    (request) => changeStudio(db, box, request.params.id, request.body, ctx.now(), adminActor(request)),
+  );
+  api.post(
+    '/studios/:id/sync-target-secrets',
+    {
+      schema: {
+        tags,
+        operationId: 'rotateSyncTargetSecrets',
+        summary: 'Give every sync target a new signing secret, shown only in this answer',
+        params: StudioParams,
+        response: { 200: TargetSecrets, ...errors },
+      },
+    },
+    (request) => rotateSyncTargetSecrets(db, box, request.params.id, ctx.now(), adminActor(request)),
   );
   api.delete(
     '/studios/:id',
     {
       schema: {
         tags,
+        operationId: 'deleteStudio',
         summary: 'Delete a studio (with its rules only when forced)',
         params: StudioParams,
         querystring: StudioDeleteQuery,
+        response: { 204: NoContent, ...errors },
       },
     },
     async (request, reply) => {
-      await deleteStudio(db, request.params.id, request.query.force === true);
-      return reply.code(204).send();
+      await deleteStudio(db, request.params.id, request.query.force === true, contents, adminActor(request));
+      return reply.code(204).send(null);
     },
   );
 
@@ -91,6 +139,7 @@ function studioRoutes(admin: FastifyInstance, ctx: AppContext): void {
     {
       schema: {
         tags,
+        operationId: 'createApiClient',
         summary: 'Create an API client; its secret is shown only in this answer',
         params: StudioParams,
         body: ClientCreateBody,
@@ -98,13 +147,16 @@ function studioRoutes(admin: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await createClient(db, request.params.id, request.body, ctx.now())),
+      reply
+        .code(201)
+        .send(await createClient(db, request.params.id, request.body, ctx.now(), adminActor(request))),
   );
   api.get(
     '/studios/:id/clients',
     {
       schema: {
         tags,
+        operationId: 'listApiClients',
         summary: 'List API clients (never their secrets)',
         params: StudioParams,
         response: { 200: Type.Array(Client), ...errors },
@@ -117,13 +169,15 @@ function studioRoutes(admin: FastifyInstance, ctx: AppContext): void {
     {
       schema: {
         tags,
+        operationId: 'deleteApiClient',
         summary: 'Revoke an API client and every token issued to it',
         params: ClientParams,
+        response: { 204: NoContent, ...errors },
       },
     },
     async (request, reply) => {
-      await deleteClient(db, request.params.id, request.params.clientId);
-      return reply.code(204).send();
+      await deleteClient(db, request.params.id, request.params.clientId, adminActor(request));
+      return reply.code(204).send(null);
     },
   );
 }

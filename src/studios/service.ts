@@ -1,10 +1,13 @@
 // Studios (one shop's rule workspace) and the API clients that may act on them.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { SYSTEM_ACTOR } from '../history/actor.js';
+import { recordChange } from '../history/service.js';
 import { ConflictError, NotFoundError } from '../http/errors.js';
 import { removeLinksOf } from '../links/service.js';
-import { studioHasRules } from '../rules/service.js';
+import { SCOPES, type Scope } from '../oauth/scopes.js';
 import { hashSecret, verifySecret } from '../security/password-hash.js';
+import type { SecretBox } from '../security/secret-box.js';
 import { isMissingParent } from '../storage/constraint-errors.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
@@ -18,13 +21,10 @@ import {
   selectClients,
   selectCredential,
   selectStudio,
-  selectStudioIdsWithSyncTargets,
   selectStudios,
   updateStudio,
 } from './repository.js';
-
-export const SCOPES = ['commercestudio.rules', 'commercestudio.rewrites'] as const;
-export type Scope = (typeof SCOPES)[number];
+import { issueSecrets, type TargetSecret } from './sync-target-secrets.js';
 
 export interface Studio {
   id: string;
@@ -62,7 +62,12 @@ function toClient(row: ClientRow): ApiClient {
 }
 
 /** Creates a studio; a new incarnation even when a deleted studio had its id, so none of its tokens work here. */
-export async function createStudio(db: Kysely<Database>, body: { id: string; name: string }, now: Date) {
+export async function createStudio(
+  db: Kysely<Database>,
+  body: { id: string; name: string },
+  now: Date,
+  actor = SYSTEM_ACTOR,
+) {
   const row: StudioRow = {
     id: body.id,
     name: body.name,
@@ -70,8 +75,23 @@ export async function createStudio(db: Kysely<Database>, body: { id: string; nam
     created_at: now.toISOString(),
     incarnation: randomUUID(),
   };
-  if (!(await insertStudio(db, row))) throw ConflictError.taken('id', `studio ${body.id} already exists`);
+  const inserted = await inTransaction(db, async (trx) => {
+    if (!(await insertStudio(trx, row))) return false;
+    await recordChange(trx, studioEvent(actor, 'create', body.id, { after: toStudio(row), at: now }));
+    return true;
+  });
+  if (!inserted) throw ConflictError.taken('id', `studio ${body.id} already exists`);
   return toStudio(row);
+}
+
+function studioEvent(
+  actor: string,
+  action: string,
+  id: string,
+  values: { before?: unknown; after?: unknown; at?: Date },
+  summary = `${action} studio ${id}`,
+) {
+  return { actor, action, object: `studio:${id}`, summary, ...values };
 }
 
 export async function listStudios(db: Kysely<Database>): Promise<Studio[]> {
@@ -101,39 +121,84 @@ export async function syncTargetsOf(db: Kysely<Database>, id: string): Promise<s
   return row ? toStudio(row).syncTargets : [];
 }
 
-/** The ids of the studios that have sync targets (whose undelivered changes a restart resumes). */
-export function studiosWithSyncTargets(db: Kysely<Database>): Promise<string[]> {
-  return selectStudioIdsWithSyncTargets(db);
-}
+/** A studio as changed: with the secrets of the sync targets that got one, shown only here. */
+export type ChangedStudio = Studio & { syncTargetSecrets?: TargetSecret[] };
 
+/** Renames a studio or sets its sync targets; a target new to the studio gets its signing secret. */
 export async function changeStudio(
   db: Kysely<Database>,
+  box: SecretBox,
   id: string,
   body: { name?: string | undefined; syncTargets?: string[] | undefined },
-): Promise<Studio> {
+  now: Date,
+  actor: string,
+): Promise<ChangedStudio> {
   // The body's fields are each optional: `{}` changes nothing and answers the studio as it is.
-  await getStudio(db, id);
-  await updateStudio(db, id, {
-    ...(body.name === undefined ? {} : { name: body.name }),
-    ...(body.syncTargets === undefined
-      ? {}
-      : { sync_targets: JSON.stringify([...new Set(body.syncTargets)]) }),
+  const targets = body.syncTargets === undefined ? undefined : [...new Set(body.syncTargets)];
+  const issued = await inTransaction(db, async (trx) => {
+    const before = await getStudio(trx, id);
+    await updateStudio(trx, id, {
+      ...(body.name === undefined ? {} : { name: body.name }),
+      ...(targets === undefined ? {} : { sync_targets: JSON.stringify(targets) }),
+    });
+    const after = await getStudio(trx, id);
+    await recordChange(trx, studioEvent(actor, 'update', id, { before, after, at: now }));
+    return targets && (await issueSecrets(trx, box, id, targets, now, false));
   });
-  return getStudio(db, id);
+  const studio = await getStudio(db, id);
+  return issued ? { ...studio, syncTargetSecrets: issued } : studio;
 }
 
-/** Deletes a studio; one with rules only when forced, as its rules go with it. */
-export async function deleteStudio(db: Kysely<Database>, id: string, force: boolean): Promise<void> {
+/** New signing secrets for every sync target of a studio, shown only in this answer; the old ones stop at once. */
+export function rotateSyncTargetSecrets(
+  db: Kysely<Database>,
+  box: SecretBox,
+  id: string,
+  now: Date,
+  actor: string,
+): Promise<TargetSecret[]> {
+  return inTransaction(db, async (trx) => {
+    const studio = await getStudio(trx, id);
+    // The targets whose secret changed, never the secrets.
+    const after = { syncTargets: studio.syncTargets };
+    const summary = `new webhook secrets for the ${studio.syncTargets.length} sync targets of studio ${id}`;
+    await recordChange(trx, studioEvent(actor, 'rotate-webhook-secrets', id, { after, at: now }, summary));
+    return issueSecrets(trx, box, id, studio.syncTargets, now, true);
+  });
+}
+
+/**
+ * What another area keeps in a studio (its rules, its rewrites), which goes with the studio:
+ * an unforced delete is refused while any exists. The areas hand theirs to the studios area
+ * when the app is built, so studios need not know them.
+ */
+export interface StudioContent {
+  /** What it is, as the refusal names it ("rules"). */
+  readonly name: string;
+  exists(db: Kysely<Database>, studioId: string): Promise<boolean>;
+}
+
+/** Deletes a studio; one with content only when forced, as its content goes with it. */
+export async function deleteStudio(
+  db: Kysely<Database>,
+  id: string,
+  force: boolean,
+  contents: readonly StudioContent[],
+  actor: string,
+): Promise<void> {
   await inTransaction(db, async (trx) => {
-    await getStudio(trx, id);
-    if (!force && (await studioHasRules(trx, id))) {
-      throw new ConflictError(`studio ${id} has rules; delete them first or pass force=true`);
+    const before = await getStudio(trx, id);
+    for (const content of force ? [] : contents) {
+      if (await content.exists(trx, id)) {
+        throw new ConflictError(`studio ${id} has ${content.name}; delete them first or pass force=true`);
+      }
     }
     // Concurrent deletes all read the studio; only the one whose DELETE removed the row
     // answers 204, the others find it gone. Its clients go with it, and so their tokens.
     if (!(await deleteStudioRow(trx, id))) throw new NotFoundError(`no studio ${id}`);
     // The studio's name as a link end goes with it.
     await removeLinksOf(trx, `studio:${id}`);
+    await recordChange(trx, studioEvent(actor, 'delete', id, { before }));
   });
 }
 
@@ -143,6 +208,7 @@ export async function createClient(
   studioId: string,
   body: { name: string; scopes?: Scope[] | undefined },
   now: Date,
+  actor = SYSTEM_ACTOR,
 ): Promise<ApiClient & { clientSecret: string }> {
   await getStudio(db, studioId);
   const clientSecret = randomBytes(32).toString('base64url');
@@ -156,7 +222,15 @@ export async function createClient(
   };
   let inserted: boolean;
   try {
-    inserted = await insertClient(db, row);
+    inserted = await inTransaction(db, async (trx) => {
+      if (!(await insertClient(trx, row))) return false;
+      const summary = `created API client ${body.name} of studio ${studioId}`;
+      await recordChange(
+        trx,
+        studioEvent(actor, 'create-client', studioId, { after: toClient(row), at: now }, summary),
+      );
+      return true;
+    });
   } catch (error) {
     // The studio was deleted since it was read.
     if (isMissingParent(error)) throw new NotFoundError(`no studio ${studioId}`);
@@ -173,10 +247,19 @@ export async function listClients(db: Kysely<Database>, studioId: string): Promi
 }
 
 /** Removes a client; its tokens stop working as they name a client that no longer exists. */
-export async function deleteClient(db: Kysely<Database>, studioId: string, clientId: string): Promise<void> {
-  if (!(await deleteClientRow(db, studioId, clientId))) {
-    throw new NotFoundError(`studio ${studioId} has no client ${clientId}`);
-  }
+export async function deleteClient(
+  db: Kysely<Database>,
+  studioId: string,
+  clientId: string,
+  actor: string,
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    if (!(await deleteClientRow(trx, studioId, clientId))) {
+      throw new NotFoundError(`studio ${studioId} has no client ${clientId}`);
+    }
+    const summary = `deleted API client ${clientId} of studio ${studioId}`;
+    await recordChange(trx, studioEvent(actor, 'delete-client', studioId, { before: { clientId } }, summary));
+  });
 }
 
 /** A client with the incarnation of the very studio it belongs to: what a token binds to. */
@@ -204,4 +287,37 @@ export async function authenticateClient(
   const row = await selectCredential(db, clientId);
   if (!row || !(await verifySecret(clientSecret, row.secret_hash))) return undefined;
   return { client: toClient(row), studioIncarnation: row.studio_incarnation };
+}
+
+/**
+ * Creates a client with the id it had where it was exported from (Objects import); its secret
+ * is new, answered here once, as the old one never leaves its instance. A taken id or name is a 409.
+ */
+export async function importClient(
+  db: Kysely<Database>,
+  studioId: string,
+  client: { clientId: string; name: string; scopes: Scope[] },
+  now: Date,
+): Promise<ApiClient & { clientSecret: string }> {
+  const clientSecret = randomBytes(32).toString('base64url');
+  const row: ClientRow = {
+    client_id: client.clientId,
+    studio_id: studioId,
+    name: client.name,
+    secret_hash: await hashSecret(clientSecret),
+    scopes: JSON.stringify([...new Set(client.scopes)]),
+    created_at: now.toISOString(),
+  };
+  if (!(await insertClient(db, row))) {
+    throw ConflictError.taken(
+      'clientId',
+      `client ${client.clientId} (${client.name}) exists already, in studio ${studioId} or another`,
+    );
+  }
+  return { ...toClient(row), clientSecret };
+}
+
+/** Whether a client with this id exists, in any studio. */
+export async function clientExists(db: Kysely<Database>, clientId: string): Promise<boolean> {
+  return (await selectCredential(db, clientId)) !== undefined;
 }

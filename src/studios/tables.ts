@@ -22,3 +22,11 @@ export interface StudioClientTable {
   scopes: string;
   created_at: string;
 }
+
+/** The signing secret of one sync target of a studio, sealed with the secret box. */
+export interface StudioSyncTargetSecretTable {
+  studio_id: string;
+  url: string;
+  secret: string;
+  created_at: string;
+}

@@ -70,7 +70,8 @@ export function checkTerm(term: string): TermCheck {
     const codePoint = control[0].codePointAt(0) ?? 0;
     return { valid: false, reason: `must not contain control characters (found ${unicodeName(codePoint)})` };
   }
-  const length = codePointLength(trimmed);
+  // A string has at least as many code units as code points: only a long one needs counting.
+  const length = trimmed.length > MAX_TERM_LENGTH ? codePointLength(trimmed) : trimmed.length;
   if (length > MAX_TERM_LENGTH) {
     return { valid: false, reason: `must be at most ${MAX_TERM_LENGTH} characters (has ${length})` };
   }

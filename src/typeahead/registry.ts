@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
+import { CoalescingSync } from '../storage/coalescing-sync.js';
 import type { Database } from '../storage/schema.js';
 import {
   type InstanceRow,
@@ -49,8 +50,7 @@ export class TypeaheadRegistry {
   readonly #idleMs: number;
   readonly #now: () => Date;
   #tick = 0;
-  #syncing: Promise<void> | undefined;
-  #syncAgain = false;
+  readonly #syncing = new CoalescingSync(() => this.#syncOnce());
   #anyOriginSomewhere = false;
   #originsSomewhere = new Set<string>();
 
@@ -99,21 +99,7 @@ export class TypeaheadRegistry {
 
   /** Brings this node up to date with the database; concurrent calls share one pass (plus one after). */
   sync(): Promise<void> {
-    if (this.#syncing) {
-      this.#syncAgain = true;
-      return this.#syncing;
-    }
-    this.#syncing = (async () => {
-      try {
-        do {
-          this.#syncAgain = false;
-          await this.#syncOnce();
-        } while (this.#syncAgain);
-      } finally {
-        this.#syncing = undefined;
-      }
-    })();
-    return this.#syncing;
+    return this.#syncing.run();
   }
 
   /** Builds every index that is not resident, one at a time, yielding between them. */

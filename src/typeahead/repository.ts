@@ -1,6 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { TimeSlice } from '../storage/time-slice.js';
 import type { TypeaheadInstanceTable } from './tables.js';
 
 export type InstanceRow = TypeaheadInstanceTable;
@@ -83,7 +82,7 @@ export async function deleteTermsByKey(
   list: TermListName,
   keys: readonly string[],
 ): Promise<void> {
-  for (const part of chunks(keys)) {
+  for (const part of chunks([...keys].sort())) {
     await db
       .deleteFrom('typeahead_term')
       .where('instance_id', '=', id)
@@ -93,9 +92,12 @@ export async function deleteTermsByKey(
   }
 }
 
-/** Adds terms; a key already in its list keeps its stored form. */
+/** Adds terms; a key already in its list keeps its stored form. Written in key order, as every writer does. */
 export async function insertTerms(db: Kysely<Database>, id: string, rows: readonly TermRow[]): Promise<void> {
-  for (const part of chunks(rows)) {
+  const sorted = [...rows].sort((a, b) =>
+    a.list < b.list ? -1 : a.list > b.list ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
+  );
+  for (const part of chunks(sorted)) {
     await db
       .insertInto('typeahead_term')
       .values(part.map((row) => ({ instance_id: id, ...row })))
@@ -134,61 +136,6 @@ export async function replaceTopTerms(
     await db
       .insertInto('typeahead_top_term')
       .values(part.map((row) => ({ instance_id: id, ...row })))
-      .execute();
-  }
-}
-
-export interface CountDelta {
-  key: string;
-  hour: string;
-  count: number;
-}
-export interface FormDelta {
-  key: string;
-  form: string;
-  count: number;
-  lastHour: string;
-}
-
-/** Adds searches to their hourly buckets and to the tallies of their forms (passing `slice` between statements). */
-export async function addSearches(
-  db: Kysely<Database>,
-  id: string,
-  counts: readonly CountDelta[],
-  forms: readonly FormDelta[],
-  slice?: TimeSlice,
-): Promise<void> {
-  for (const part of chunks(counts)) {
-    await slice?.pass();
-    await db
-      .insertInto('typeahead_search_count')
-      .values(part.map((c) => ({ instance_id: id, key: c.key, hour: c.hour, count: c.count })))
-      .onConflict((oc) =>
-        oc.columns(['instance_id', 'key', 'hour']).doUpdateSet((eb) => ({
-          count: eb('typeahead_search_count.count', '+', eb.ref('excluded.count')),
-        })),
-      )
-      .execute();
-  }
-  for (const part of chunks(forms)) {
-    await slice?.pass();
-    await db
-      .insertInto('typeahead_search_form')
-      .values(
-        part.map((f) => ({
-          instance_id: id,
-          key: f.key,
-          form: f.form,
-          count: f.count,
-          last_hour: f.lastHour,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns(['instance_id', 'key', 'form']).doUpdateSet((eb) => ({
-          count: eb('typeahead_search_form.count', '+', eb.ref('excluded.count')),
-          last_hour: sql<string>`case when ${eb.ref('excluded.last_hour')} > ${eb.ref('typeahead_search_form.last_hour')} then ${eb.ref('excluded.last_hour')} else ${eb.ref('typeahead_search_form.last_hour')} end`,
-        })),
-      )
       .execute();
   }
 }
@@ -317,4 +264,22 @@ export async function pruneAll(db: Kysely<Database>, id: string, fromHour: strin
     .where('instance_id', '=', id)
     .where('last_hour', '<', fromHour)
     .execute();
+}
+
+/** Logged searches of an instance per hour from `fromHour` on, summed over keys, oldest first. */
+export async function selectHourlyTotals(
+  db: Kysely<Database>,
+  id: string,
+  fromHour: string,
+): Promise<{ hour: string; count: number }[]> {
+  const rows = await db
+    .selectFrom('typeahead_search_count')
+    .select((eb) => ['hour', eb.fn.sum<number>('count').as('count')])
+    .where('instance_id', '=', id)
+    .where('hour', '>=', fromHour)
+    .groupBy('hour')
+    .orderBy('hour')
+    .execute();
+  // pg answers a sum as a string.
+  return rows.map((row) => ({ hour: row.hour, count: Number(row.count) }));
 }

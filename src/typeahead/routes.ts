@@ -1,7 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { adminActor } from '../history/actor.js';
 import type { Area } from '../http/area.js';
-import { adminErrors } from '../http/schemas.js';
+import { adminErrors, NoContent } from '../http/schemas.js';
 import {
   EmbedTokenAnswer,
   IdParams,
@@ -10,6 +11,8 @@ import {
   InstanceSchema,
   InstanceWithToken,
   RotationQuery,
+  SearchCountsQuery,
+  SearchCountsSchema,
   SearchLogAnswer,
   SearchLogBody,
   SuggestionsQuery,
@@ -18,6 +21,7 @@ import {
   TermsPutBody,
   TermsSchema,
 } from './schemas.js';
+import { searchesPerHour } from './search-counts.js';
 import { ingestSearches, parseNdjson } from './search-log.js';
 import {
   createInstance,
@@ -28,6 +32,7 @@ import {
   removeInstance,
   rotateEmbedToken,
 } from './service.js';
+import { installSuggestionsFastPath } from './suggestions-fast-path.js';
 import { answerPreflight, authenticate, sendSuggestions } from './suggestions-http.js';
 import { getTerms, patchTerms, putTerms, refreshTopSearchedNow } from './terms-service.js';
 import type { TypeaheadParts } from './typeahead-parts.js';
@@ -42,7 +47,7 @@ const Suggestions = Type.Array(Type.String());
  */
 export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
   name: 'typeahead',
-  schemas: [InstanceSchema, TermsSchema],
+  schemas: [InstanceSchema, TermsSchema, SearchCountsSchema],
   async admin(scope, ctx) {
     const api = scope.withTypeProvider<TypeBoxTypeProvider>();
     const db = ctx.store.db;
@@ -54,13 +59,16 @@ export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
       {
         schema: {
           tags,
+          operationId: 'createTypeaheadInstance',
           summary: 'Create an instance (answers its embed token, once)',
           body: InstanceCreateBody,
           response: { 201: InstanceWithToken, ...adminErrors },
         },
       },
       async (request, reply) =>
-        reply.code(201).send(await createInstance(db, typeahead, request.body, ctx.now())),
+        reply
+          .code(201)
+          .send(await createInstance(db, typeahead, request.body, ctx.now(), adminActor(request))),
     );
 
     api.get(
@@ -68,6 +76,7 @@ export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
       {
         schema: {
           tags,
+          operationId: 'listTypeaheadInstances',
           summary: 'List instances',
           response: { 200: Type.Array(Type.Ref('TypeaheadInstance')) },
         },
@@ -80,6 +89,7 @@ export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
       {
         schema: {
           tags,
+          operationId: 'getTypeaheadInstance',
           summary: 'One instance',
           params: IdParams,
           response: { 200: Type.Ref('TypeaheadInstance'), ...adminErrors },
@@ -93,21 +103,31 @@ export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
       {
         schema: {
           tags,
+          operationId: 'updateTypeaheadInstance',
           summary: 'Change the name or settings of an instance',
           params: IdParams,
           body: InstancePatchBody,
           response: { 200: Type.Ref('TypeaheadInstance'), ...adminErrors },
         },
       },
-      async (request) => patchInstance(db, typeahead, request.params.id, request.body, ctx.now()),
+      async (request) =>
+        patchInstance(db, typeahead, request.params.id, request.body, ctx.now(), adminActor(request)),
     );
 
     api.delete(
       withId,
-      { schema: { tags, summary: 'Delete an instance with its terms and logs', params: IdParams } },
+      {
+        schema: {
+          tags,
+          operationId: 'deleteTypeaheadInstance',
+          summary: 'Delete an instance with its terms and logs',
+          params: IdParams,
+          response: { 204: NoContent, ...adminErrors },
+        },
+      },
       async (request, reply) => {
-        await removeInstance(db, typeahead, request.params.id);
-        return reply.code(204).send();
+        await removeInstance(db, typeahead, request.params.id, adminActor(request));
+        return reply.code(204).send(null);
       },
     );
 
@@ -116,6 +136,7 @@ export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
       {
         schema: {
           tags,
+          operationId: 'rotateEmbedToken',
           summary: 'Issue a new embed token; the old one stops working now or after graceSeconds',
           params: IdParams,
           querystring: RotationQuery,
@@ -123,7 +144,14 @@ export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
         },
       },
       async (request) =>
-        rotateEmbedToken(db, typeahead, request.params.id, request.query.graceSeconds, ctx.now()),
+        rotateEmbedToken(
+          db,
+          typeahead,
+          request.params.id,
+          request.query.graceSeconds,
+          ctx.now(),
+          adminActor(request),
+        ),
     );
 
     api.get(
@@ -131,6 +159,7 @@ export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
       {
         schema: {
           tags,
+          operationId: 'getTypeaheadTerms',
           summary: 'Curated and top-searched terms with their counts',
           params: IdParams,
           response: { 200: Type.Ref('TypeaheadTerms'), ...adminErrors },
@@ -142,29 +171,37 @@ export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
     api.put(
       `${withId}/terms`,
       {
+        // A merchandiser may edit the terms of the instances listed on their user.
+        config: { access: { typeaheadInstance: 'id' } },
         schema: {
           tags,
+          operationId: 'putTypeaheadTerms',
           summary: 'Replace the included and excluded terms',
           params: IdParams,
           body: TermsPutBody,
           response: { 200: Type.Ref('TypeaheadTerms'), ...adminErrors },
         },
       },
-      async (request) => putTerms(db, typeahead, request.params.id, request.body, ctx.now()),
+      async (request) =>
+        putTerms(db, typeahead, request.params.id, request.body, ctx.now(), adminActor(request)),
     );
 
     api.patch(
       `${withId}/terms`,
       {
+        // A merchandiser may edit the terms of the instances listed on their user.
+        config: { access: { typeaheadInstance: 'id' } },
         schema: {
           tags,
+          operationId: 'patchTypeaheadTerms',
           summary: 'Add and remove included and excluded terms',
           params: IdParams,
           body: TermsPatchBody,
           response: { 200: Type.Ref('TypeaheadTerms'), ...adminErrors },
         },
       },
-      async (request) => patchTerms(db, typeahead, request.params.id, request.body, ctx.now()),
+      async (request) =>
+        patchTerms(db, typeahead, request.params.id, request.body, ctx.now(), adminActor(request)),
     );
 
     await api.register(async (plain) => {
@@ -184,6 +221,7 @@ export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
           bodyLimit: 8 * 1024 * 1024,
           schema: {
             tags,
+            operationId: 'reportSearches',
             summary: 'Report customer searches (JSON array or NDJSON), at most 10,000 per call',
             params: IdParams,
             body: SearchLogBody,
@@ -191,7 +229,9 @@ export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
           },
         },
         async (request, reply) =>
-          reply.code(202).send(await ingestSearches(db, request.params.id, request.body, ctx.now())),
+          reply
+            .code(202)
+            .send(await ingestSearches(db, request.params.id, request.body, ctx.now(), typeahead.searchLogs)),
       );
     });
 
@@ -200,6 +240,7 @@ export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
       {
         schema: {
           tags,
+          operationId: 'refreshTopSearched',
           summary: 'Recompute the top-searched terms now; answers the new counts',
           params: IdParams,
           response: { 200: TermCounts, ...adminErrors },
@@ -209,10 +250,26 @@ export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
     );
 
     api.get(
+      `${withId}/search-counts`,
+      {
+        schema: {
+          tags,
+          operationId: 'getTypeaheadSearchCounts',
+          summary: 'Logged searches per hour (UTC) over a trailing range, for a chart',
+          params: IdParams,
+          querystring: SearchCountsQuery,
+          response: { 200: Type.Ref('TypeaheadSearchCounts'), ...adminErrors },
+        },
+      },
+      async (request) => searchesPerHour(db, request.params.id, request.query.hours, ctx.now()),
+    );
+
+    api.get(
       `${withId}/suggestions`,
       {
         schema: {
           tags,
+          operationId: 'previewSuggestions',
           summary: 'Preview the suggestions of an instance',
           params: IdParams,
           querystring: SuggestionsQuery,
@@ -233,9 +290,17 @@ export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
     );
   },
 
-  async public(app) {
+  async public(app, ctx) {
     const { registry, tokens } = typeahead;
     const path = '/typeahead/suggestions';
+    if (ctx.tuning.typeaheadFastPath !== false) {
+      installSuggestionsFastPath(app, {
+        registry,
+        tokens,
+        metrics: ctx.metrics,
+        counter: typeahead.fastPath,
+      });
+    }
 
     await app.register(async (plain) => {
       const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
@@ -245,8 +310,8 @@ export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
         {
           schema: {
             tags,
+            operationId: 'getSuggestions',
             summary: 'Suggestions for a prefix, alphabetically (credential: Authorization: Embed <token>)',
-            security: [{ embed: [] }],
             querystring: SuggestionsQuery,
             response: { 200: Suggestions, 401: Type.Ref('ErrorBody'), 403: Type.Ref('ErrorBody') },
           },

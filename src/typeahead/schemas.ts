@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 
 /** Instance ids double as host labels (`shop-en.typeahead.example.com`), so they are DNS labels. */
 export const InstanceId = Type.String({
@@ -6,28 +6,50 @@ export const InstanceId = Type.String({
   maxLength: 63,
   pattern: '^[a-z0-9]([a-z0-9-]*[a-z0-9])?$',
   description: 'lowercase letters, digits and inner "-" (a DNS label)',
+  examples: ['shop-en'],
 });
 
 const settings = {
   allowedOrigins: Type.Array(
     Type.String({ minLength: 1, maxLength: 512, pattern: '^(\\*|https?://[^\\s/]+)$' }),
-    { maxItems: 100, description: 'origins allowed by CORS, or ["*"] for any' },
+    {
+      maxItems: 100,
+      description: 'origins allowed by CORS, or ["*"] for any',
+      examples: [['https://shop.example.com']],
+    },
   ),
   topTermsWindowDays: Type.Integer({ minimum: 1, maximum: 365 }),
   minCount: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
   cacheMaxAgeSeconds: Type.Integer({ minimum: 0, maximum: 86_400 }),
 };
 
+/** What an instance gets for a setting its creation leaves out. */
+export const SETTING_DEFAULTS = {
+  allowedOrigins: ['*'],
+  topTermsWindowDays: 30,
+  minCount: 3,
+  cacheMaxAgeSeconds: 60,
+};
+
+// The defaults belong to creation only: a PATCH leaves out what it does not change.
+function withDefault<Schema extends TSchema>(schema: Schema, value: unknown): Schema {
+  return { ...schema, default: value };
+}
+
 export const InstanceCreateBody = Type.Object(
   {
     id: Type.Optional(InstanceId),
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    allowedOrigins: Type.Optional(settings.allowedOrigins),
-    topTermsWindowDays: Type.Optional(settings.topTermsWindowDays),
-    minCount: Type.Optional(settings.minCount),
-    cacheMaxAgeSeconds: Type.Optional(settings.cacheMaxAgeSeconds),
+    allowedOrigins: Type.Optional(withDefault(settings.allowedOrigins, SETTING_DEFAULTS.allowedOrigins)),
+    topTermsWindowDays: Type.Optional(
+      withDefault(settings.topTermsWindowDays, SETTING_DEFAULTS.topTermsWindowDays),
+    ),
+    minCount: Type.Optional(withDefault(settings.minCount, SETTING_DEFAULTS.minCount)),
+    cacheMaxAgeSeconds: Type.Optional(
+      withDefault(settings.cacheMaxAgeSeconds, SETTING_DEFAULTS.cacheMaxAgeSeconds),
+    ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ id: 'shop-en', name: 'Shop (English)' }] },
 );
 
 export const InstancePatchBody = Type.Object(
@@ -38,7 +60,10 @@ export const InstancePatchBody = Type.Object(
     minCount: Type.Optional(settings.minCount),
     cacheMaxAgeSeconds: Type.Optional(settings.cacheMaxAgeSeconds),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ name: 'Shop (English)', allowedOrigins: ['https://shop.example.com'] }],
+  },
 );
 
 export const InstanceSchema = Type.Object(
@@ -52,7 +77,21 @@ export const InstanceSchema = Type.Object(
     createdAt: Type.String(),
     updatedAt: Type.String(),
   },
-  { $id: 'TypeaheadInstance' },
+  {
+    $id: 'TypeaheadInstance',
+    examples: [
+      {
+        id: 'shop-en',
+        name: 'Shop (English)',
+        allowedOrigins: ['*'],
+        topTermsWindowDays: 30,
+        minCount: 3,
+        cacheMaxAgeSeconds: 60,
+        createdAt: '2026-11-24T06:28:36.712Z',
+        updatedAt: '2026-11-24T06:28:36.712Z',
+      },
+    ],
+  },
 );
 
 export const InstanceWithToken = Type.Object({
@@ -75,7 +114,10 @@ const TermList = Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 10_000
 
 export const TermsPutBody = Type.Object(
   { included: TermList, excluded: TermList },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ included: ['Electric kettle', 'Elastic band'], excluded: [] }],
+  },
 );
 
 const TermLists = Type.Object(
@@ -85,7 +127,10 @@ const TermLists = Type.Object(
 
 export const TermsPatchBody = Type.Object(
   { add: Type.Optional(TermLists), remove: Type.Optional(TermLists) },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ add: { included: ['Egg timer'] }, remove: { included: ['Elastic band'] } }],
+  },
 );
 
 export const TermCounts = Type.Object({
@@ -101,7 +146,17 @@ export const TermsSchema = Type.Object(
     topSearched: Type.Array(Type.Object({ term: Type.String(), count: Type.Integer() })),
     counts: TermCounts,
   },
-  { $id: 'TypeaheadTerms' },
+  {
+    $id: 'TypeaheadTerms',
+    examples: [
+      {
+        included: ['Elastic band', 'Electric kettle'],
+        excluded: [],
+        topSearched: [{ term: 'electric kettle', count: 12 }],
+        counts: { custom: 2, topSearched: 1, served: 3 },
+      },
+    ],
+  },
 );
 
 export const SearchLogEntry = Type.Object(
@@ -115,7 +170,15 @@ export const SearchLogEntry = Type.Object(
 
 export const MAX_LOG_ENTRIES = 10_000;
 
-export const SearchLogBody = Type.Array(SearchLogEntry, { maxItems: MAX_LOG_ENTRIES });
+export const SearchLogBody = Type.Array(SearchLogEntry, {
+  maxItems: MAX_LOG_ENTRIES,
+  examples: [
+    [
+      { query: 'electric kettle', count: 3 },
+      { query: 'elastic band', timestamp: '2026-11-21T19:15:31.018Z' },
+    ],
+  ],
+});
 
 export const SearchLogAnswer = Type.Object({ accepted: Type.Integer(), rejected: Type.Integer() });
 
@@ -123,7 +186,7 @@ export const SearchLogAnswer = Type.Object({ accepted: Type.Integer(), rejected:
 export const DEFAULT_SUGGESTION_LIMIT = 10;
 
 export const SuggestionsQuery = Type.Object({
-  prefix: Type.Optional(Type.String({ maxLength: 1000 })),
+  prefix: Type.Optional(Type.String({ maxLength: 1000, examples: ['el'] })),
   limit: Type.Integer({ minimum: 1, maximum: 5000, default: DEFAULT_SUGGESTION_LIMIT }),
 });
 
@@ -140,3 +203,60 @@ export type Terms = Static<typeof TermsSchema>;
 export type TermCountsType = Static<typeof TermCounts>;
 export type SearchLogEntryType = Static<typeof SearchLogEntry>;
 export type SuggestionsQueryType = Static<typeof SuggestionsQuery>;
+
+/** An instance as the Objects area exports and imports it: settings and curated terms, no token. */
+export const TransferredInstanceSchema = Type.Object(
+  {
+    id: InstanceId,
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    ...settings,
+    terms: Type.Object(
+      {
+        included: Type.Array(Type.String(), { maxItems: 4000 }),
+        excluded: Type.Array(Type.String(), { maxItems: 4000 }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TransferredInstance = Static<typeof TransferredInstanceSchema>;
+
+/** The hours asked of the searches-per-hour read: up to the longest window (365 days). */
+export const SearchCountsQuery = Type.Object({
+  hours: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 365 * 24,
+      description: "How many hours back from the current one; default the instance's top-terms window",
+    }),
+  ),
+});
+
+export const SearchCountsSchema = Type.Object(
+  {
+    instance: Type.String(),
+    hours: Type.Array(
+      Type.Object({
+        hour: Type.String({ description: 'The hour in UTC, `YYYY-MM-DDTHH`', examples: ['2026-11-24T09'] }),
+        count: Type.Integer({ minimum: 0 }),
+      }),
+      { description: 'Every hour of the range, oldest first, an hour without searches counting 0' },
+    ),
+    total: Type.Integer({ minimum: 0 }),
+  },
+  {
+    $id: 'TypeaheadSearchCounts',
+    examples: [
+      {
+        instance: 'shop-en',
+        hours: [
+          { hour: '2026-11-24T08', count: 12 },
+          { hour: '2026-11-24T09', count: 0 },
+        ],
+        total: 12,
+      },
+    ],
+  },
+);
+export type SearchCounts = Static<typeof SearchCountsSchema>;

@@ -3,8 +3,10 @@ import { NotFoundError, ValidationError } from '../http/errors.js';
 import type { Database } from '../storage/schema.js';
 import { TimeSlice } from '../storage/time-slice.js';
 import { checkTerm } from '../text/term-key.js';
-import { addSearches, type CountDelta, type FormDelta, selectInstance } from './repository.js';
+import { selectInstance } from './repository.js';
 import type { SearchLogEntryType } from './schemas.js';
+import type { CountDelta, FormDelta } from './search-log-repository.js';
+import { type SearchLogWriter, writeTogether } from './search-log-writer.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -31,20 +33,22 @@ export async function ingestSearches(
   id: string,
   entries: readonly SearchLogEntryType[],
   now: Date,
+  writer?: SearchLogWriter,
 ): Promise<{ accepted: number; rejected: number }> {
-  const instance = await selectInstance(db, id);
-  if (!instance) throw new NotFoundError(`no typeahead instance ${id}`);
   const nowMs = now.getTime();
-  const oldest = nowMs - instance.top_terms_window_days * DAY_MS;
-  const counts = new Map<string, CountDelta>();
-  const forms = new Map<string, FormDelta>();
-  let accepted = 0;
+  const keyed: Array<{ key: string; term: string; at: number; count: number }> = [];
   let rejected = 0;
   const badTimestamps = [];
-  // Keying 10,000 queries takes hundreds of milliseconds: the loop serves others meanwhile.
+  // Keying comes before the instance is read: on SQLite a read waits for the one connection,
+  // and keying meanwhile lets concurrent requests reach the writer together. Keying 10,000
+  // queries takes tens of milliseconds, so the loop serves others meanwhile.
   const slice = new TimeSlice();
-  for (const [i, entry] of entries.entries()) {
-    await slice.pass();
+  // Shops send the same query many times in a batch (each search of it, or its count): each
+  // distinct query is keyed once. Keying is pure, so the memo cannot change an answer.
+  const checked = new Map<string, ReturnType<typeof checkTerm>>();
+  for (let i = 0; i < entries.length; i++) {
+    if (slice.due()) await slice.pass();
+    const entry = entries[i]!;
     const at = entry.timestamp === undefined ? nowMs : Date.parse(entry.timestamp);
     if (Number.isNaN(at)) {
       badTimestamps.push({
@@ -55,30 +59,51 @@ export async function ingestSearches(
     }
     // Both tallies count searches: an entry standing for N searches counts N.
     const count = entry.count ?? 1;
-    const check = checkTerm(entry.query);
-    if (!check.valid || at < oldest || at > nowMs + FUTURE_TOLERANCE_MS) {
+    let check = checked.get(entry.query);
+    if (check === undefined) {
+      check = checkTerm(entry.query);
+      checked.set(entry.query, check);
+    }
+    if (!check.valid) rejected += count;
+    else keyed.push({ key: check.key, term: check.term, at, count });
+  }
+  const instance = await selectInstance(db, id);
+  if (!instance) throw new NotFoundError(`no typeahead instance ${id}`);
+  if (badTimestamps.length > 0) throw new ValidationError(badTimestamps.slice(0, 20));
+  const oldest = nowMs - instance.top_terms_window_days * DAY_MS;
+  const counts = new Map<string, CountDelta>();
+  const forms = new Map<string, FormDelta>();
+  let accepted = 0;
+  // The entries of a batch mostly fall in one hour or a few: its name is written once per run.
+  let hourStart = Number.NaN;
+  let hour = '';
+  for (const { key, term, at, count } of keyed) {
+    if (slice.due()) await slice.pass();
+    if (at < oldest || at > nowMs + FUTURE_TOLERANCE_MS) {
       rejected += count;
       continue;
     }
-    const hour = hourOf(at);
+    if (!(at >= hourStart && at < hourStart + HOUR_MS)) {
+      hourStart = at - (at % HOUR_MS);
+      hour = hourOf(at);
+    }
     accepted += count;
-    const bucket = `${check.key}\u0000${hour}`;
+    const bucket = `${key}\u0000${hour}`;
     const known = counts.get(bucket);
     if (known) known.count += count;
-    else counts.set(bucket, { key: check.key, hour, count });
-    const formId = `${check.key}\u0000${check.term}`;
+    else counts.set(bucket, { key, hour, count });
+    const formId = `${key}\u0000${term}`;
     const form = forms.get(formId);
-    if (!form) forms.set(formId, { key: check.key, form: check.term, count, lastHour: hour });
+    if (!form) forms.set(formId, { key, form: term, count, lastHour: hour });
     else {
       form.count += count;
       if (hour > form.lastHour) form.lastHour = hour;
     }
   }
-  if (badTimestamps.length > 0) throw new ValidationError(badTimestamps.slice(0, 20));
   if (counts.size > 0) {
-    await db
-      .transaction()
-      .execute((trx) => addSearches(trx, id, [...counts.values()], [...forms.values()], slice));
+    const rows = { instanceId: id, counts: [...counts.values()], forms: [...forms.values()] };
+    // With a writer, concurrent requests share one commit; without, the rows are written at once.
+    await (writer ? writer.write(rows) : writeTogether(db, [rows]));
   }
   return { accepted, rejected };
 }

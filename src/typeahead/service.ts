@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { recordChange } from '../history/service.js';
 import { ConflictError, NotFoundError } from '../http/errors.js';
 import { removeLinksOf } from '../links/service.js';
 import { uniqueViolation } from '../storage/constraint-errors.js';
@@ -14,22 +15,16 @@ import {
   selectInstance,
   selectInstances,
 } from './repository.js';
-import type {
-  EmbedTokenAnswerType,
-  Instance,
-  InstanceCreate,
-  InstancePatch,
-  InstanceWithTokenType,
+import {
+  type EmbedTokenAnswerType,
+  type Instance,
+  type InstanceCreate,
+  type InstancePatch,
+  type InstanceWithTokenType,
+  SETTING_DEFAULTS,
 } from './schemas.js';
 import type { SuggestionIndex } from './suggestion-index.js';
 import type { TypeaheadParts } from './typeahead-parts.js';
-
-export const DEFAULT_SETTINGS = {
-  allowedOrigins: ['*'],
-  topTermsWindowDays: 30,
-  minCount: 3,
-  cacheMaxAgeSeconds: 60,
-} as const;
 
 function toInstance(row: InstanceRow): Instance {
   return {
@@ -68,6 +63,7 @@ export async function createInstance(
   typeahead: TypeaheadParts,
   create: InstanceCreate,
   now: Date,
+  actor: string,
 ): Promise<InstanceWithTokenType> {
   const { tokens } = typeahead;
   const id = create.id ?? generatedId();
@@ -78,10 +74,10 @@ export async function createInstance(
   const row: InstanceRow = {
     id,
     name: create.name,
-    allowed_origins: JSON.stringify(create.allowedOrigins ?? DEFAULT_SETTINGS.allowedOrigins),
-    top_terms_window_days: create.topTermsWindowDays ?? DEFAULT_SETTINGS.topTermsWindowDays,
-    min_count: create.minCount ?? DEFAULT_SETTINGS.minCount,
-    cache_max_age_seconds: create.cacheMaxAgeSeconds ?? DEFAULT_SETTINGS.cacheMaxAgeSeconds,
+    allowed_origins: JSON.stringify(create.allowedOrigins ?? SETTING_DEFAULTS.allowedOrigins),
+    top_terms_window_days: create.topTermsWindowDays ?? SETTING_DEFAULTS.topTermsWindowDays,
+    min_count: create.minCount ?? SETTING_DEFAULTS.minCount,
+    cache_max_age_seconds: create.cacheMaxAgeSeconds ?? SETTING_DEFAULTS.cacheMaxAgeSeconds,
     token_hash: tokens.hash(embedToken),
     previous_token_hash: null,
     previous_token_expires_at: null,
@@ -90,7 +86,17 @@ export async function createInstance(
     updated_at: at,
   };
   try {
-    await insertInstance(db, row);
+    await inTransaction(db, async (trx) => {
+      await insertInstance(trx, row);
+      await recordChange(trx, {
+        actor,
+        action: 'create',
+        object: `typeahead:${id}`,
+        summary: `created typeahead instance ${id}`,
+        after: toInstance(row),
+        at: now,
+      });
+    });
   } catch (error) {
     // Two creations of one id racing: the loser lands here. (The other unique column, the
     // token's hash, is of 32 random bytes.)
@@ -117,11 +123,25 @@ export async function patchInstance(
   id: string,
   patch: InstancePatch,
   now: Date,
+  actor: string,
 ): Promise<Instance> {
-  const found = await bumpVersion(db, id, { ...settingColumns(patch), updated_at: now.toISOString() });
-  if (!found) throw instanceNotFound(id);
-  await typeahead.feed.announce(db, id);
-  const instance = await getInstance(db, id);
+  const instance = await inTransaction(db, async (trx) => {
+    const before = await selectInstance(trx, id);
+    const found = await bumpVersion(trx, id, { ...settingColumns(patch), updated_at: now.toISOString() });
+    if (!found || !before) throw instanceNotFound(id);
+    await typeahead.feed.announce(trx, id);
+    const after = await getInstance(trx, id);
+    await recordChange(trx, {
+      actor,
+      action: 'update',
+      object: `typeahead:${id}`,
+      summary: `changed the settings of typeahead instance ${id}`,
+      before: toInstance(before),
+      after,
+      at: now,
+    });
+    return after;
+  });
   await typeahead.feed.changed();
   return instance;
 }
@@ -131,11 +151,20 @@ export async function removeInstance(
   db: Kysely<Database>,
   typeahead: TypeaheadParts,
   id: string,
+  actor: string,
 ): Promise<void> {
   await inTransaction(db, async (trx) => {
-    if (!(await deleteInstance(trx, id))) throw instanceNotFound(id);
+    const before = await selectInstance(trx, id);
+    if (!before || !(await deleteInstance(trx, id))) throw instanceNotFound(id);
     await typeahead.feed.announce(trx, id);
     await removeLinksOf(trx, `typeahead:${id}`);
+    await recordChange(trx, {
+      actor,
+      action: 'delete',
+      object: `typeahead:${id}`,
+      summary: `deleted typeahead instance ${id}`,
+      before: toInstance(before),
+    });
   });
   await typeahead.feed.changed();
 }
@@ -147,6 +176,7 @@ export async function rotateEmbedToken(
   id: string,
   graceSeconds: number,
   now: Date,
+  actor: string,
 ): Promise<EmbedTokenAnswerType> {
   const { tokens } = typeahead;
   const embedToken = tokens.generate();
@@ -162,6 +192,13 @@ export async function rotateEmbedToken(
       updated_at: now.toISOString(),
     });
     await typeahead.feed.announce(trx, id);
+    await recordChange(trx, {
+      actor,
+      action: 'rotate-embed-token',
+      object: `typeahead:${id}`,
+      summary: `issued a new embed token for typeahead instance ${id} (the old one works for ${graceSeconds} s)`,
+      at: now,
+    });
   });
   await typeahead.feed.changed();
   return { embedToken, previousTokenExpiresAt };

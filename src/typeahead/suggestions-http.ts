@@ -10,7 +10,7 @@ import type { SuggestionIndex } from './suggestion-index.js';
 // answers and their tags) is made when the index is built, not here.
 
 const EMBED_SCHEME = /^embed\s+/i;
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 // The hash of the credential last sent on a connection, kept on the connection itself (it
 // lives and goes with it). A shop page's browser sends the same header on every keystroke
@@ -24,13 +24,14 @@ interface RememberingSocket {
   [LAST_CREDENTIAL]?: { header: string; hash: string };
 }
 
-function tokenHash(request: FastifyRequest, header: string, tokens: EmbedTokens): string {
-  const socket = request.raw.socket as RememberingSocket | undefined;
-  const last = socket?.[LAST_CREDENTIAL];
+/** The hash of an embed credential header, remembered on the connection it came over. */
+export function tokenHash(socket: object | undefined, header: string, tokens: EmbedTokens): string {
+  const remembering = socket as RememberingSocket | undefined;
+  const last = remembering?.[LAST_CREDENTIAL];
   if (last !== undefined && last.header === header) return last.hash;
   const token = EMBED_SCHEME.test(header) ? header.replace(EMBED_SCHEME, '').trim() : header.trim();
   const hash = tokens.hash(token);
-  if (socket) socket[LAST_CREDENTIAL] = { header, hash };
+  if (remembering) remembering[LAST_CREDENTIAL] = { header, hash };
   return hash;
 }
 
@@ -50,7 +51,7 @@ export function authenticate(
   if (header === undefined || header.length === 0) {
     throw new UnauthorizedError('an embed token is required (Authorization: Embed <token>)', 'Embed');
   }
-  const instance = registry.byTokenHash(tokenHash(request, header, tokens));
+  const instance = registry.byTokenHash(tokenHash(request.raw.socket, header, tokens));
   if (instance === undefined) throw new UnauthorizedError('the embed token is unknown or revoked', 'Embed');
   const label = hostLabel(request.headers.host);
   if (label !== undefined && label !== instance.id && registry.has(label)) {

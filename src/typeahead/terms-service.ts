@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
+import { recordChange } from '../history/service.js';
 import { LimitExceededError, ValidationError } from '../http/errors.js';
 import type { Database } from '../storage/schema.js';
+import { inTransaction } from '../storage/transaction.js';
 import { checkTerm } from '../text/term-key.js';
 import {
   bumpVersion,
@@ -46,17 +48,20 @@ export async function putTerms(
   id: string,
   lists: TermsPut,
   now: Date,
+  actor: string,
 ): Promise<Terms> {
   const rows = [
     ...checkedTerms(lists.included, 'included', 'included'),
     ...checkedTerms(lists.excluded, 'excluded', 'excluded'),
   ];
   assertWithinLimit(rows.length);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     if (!(await bumpVersion(trx, id, { updated_at: now.toISOString() }))) throw notFound(id);
     await typeahead.feed.announce(trx, id);
+    const before = await selectTerms(trx, id);
     await deleteAllTerms(trx, id);
     await insertTerms(trx, id, rows);
+    await recordChange(trx, termsEvent(actor, 'put-terms', id, termChanges(before, rows), now));
   });
   return termsServedNow(db, typeahead, id);
 }
@@ -68,6 +73,7 @@ export async function patchTerms(
   id: string,
   change: TermsPatch,
   now: Date,
+  actor: string,
 ): Promise<Terms> {
   const lists: TermListName[] = ['included', 'excluded'];
   const removals = lists.map((list) => ({
@@ -75,7 +81,7 @@ export async function patchTerms(
     keys: checkedTerms(change.remove?.[list] ?? [], list, `remove.${list}`).map((t) => t.key),
   }));
   const additions = lists.flatMap((list) => checkedTerms(change.add?.[list] ?? [], list, `add.${list}`));
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     // The version bump locks the instance first, so concurrent changes count one after another.
     if (!(await bumpVersion(trx, id, { updated_at: now.toISOString() }))) throw notFound(id);
     await typeahead.feed.announce(trx, id);
@@ -83,8 +89,42 @@ export async function patchTerms(
     await insertTerms(trx, id, additions);
     // Throwing rolls the whole change back: a rejected change changes nothing.
     assertWithinLimit(await countTerms(trx, id));
+    const asked = { added: change.add ?? {}, removed: change.remove ?? {} };
+    await recordChange(trx, termsEvent(actor, 'patch-terms', id, asked, now));
   });
   return termsServedNow(db, typeahead, id);
+}
+
+/** The terms a replacement added and removed, per list: what the history keeps instead of whole lists. */
+function termChanges(before: Array<{ list: string; key: string; term: string }>, after: typeof before) {
+  const keyed = (rows: typeof before) => new Map(rows.map((row) => [`${row.list}\u0000${row.key}`, row]));
+  const [old, next] = [keyed(before), keyed(after)];
+  const changes = { added: {} as Record<string, string[]>, removed: {} as Record<string, string[]> };
+  const note = (into: Record<string, string[]>, row: { list: string; term: string }) => {
+    into[row.list] ??= [];
+    into[row.list]!.push(row.term);
+  };
+  for (const [key, row] of next) if (!old.has(key)) note(changes.added, row);
+  for (const [key, row] of old) if (!next.has(key)) note(changes.removed, row);
+  return changes;
+}
+
+function termsEvent(
+  actor: string,
+  action: string,
+  id: string,
+  changes: { added: object; removed: object },
+  at: Date,
+) {
+  const count = (lists: object) => Object.values(lists).reduce((n, terms: string[]) => n + terms.length, 0);
+  return {
+    actor,
+    action,
+    object: `typeahead:${id}`,
+    summary: `typeahead instance ${id}: ${count(changes.added)} terms added, ${count(changes.removed)} removed`,
+    after: changes,
+    at,
+  };
 }
 
 /** The terms after a change, which this node serves from now on. */
@@ -104,8 +144,8 @@ export async function refreshTopSearchedNow(
   return (await getTerms(db, id)).counts;
 }
 
-/** Checks every term (naming the first bad ones) and keeps the first of each key. */
-function checkedTerms(terms: readonly string[], list: TermListName, field: string): TermRow[] {
+/** Checks every term (naming the first bad ones) and keeps the first of each key (imports check theirs with it too). */
+export function checkedTerms(terms: readonly string[], list: TermListName, field: string): TermRow[] {
   const rows = new Map<string, TermRow>();
   const errors = [];
   for (const [i, term] of terms.entries()) {
@@ -117,7 +157,8 @@ function checkedTerms(terms: readonly string[], list: TermListName, field: strin
   return [...rows.values()];
 }
 
-function assertWithinLimit(count: number): void {
+/** Refuses more custom terms than an instance may have. */
+export function assertWithinLimit(count: number): void {
   if (count > MAX_CUSTOM_TERMS) {
     throw new LimitExceededError(
       `an instance has at most ${MAX_CUSTOM_TERMS} custom terms (included + excluded); this change would make ${count}`,

@@ -1,9 +1,9 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { NotFoundError } from '../http/errors.js';
+import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Store } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
-import type { ChangeFeed } from './change-feed.js';
 import { isPrivateQuery } from './personal-data-filter.js';
 import {
   bumpVersion,

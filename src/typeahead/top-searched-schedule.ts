@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
+import type { JobMetrics } from '../jobs/job-metrics.js';
+import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Store } from '../storage/database.js';
 import { releaseLease, tryAcquireLease } from '../storage/lease-repository.js';
-import type { ChangeFeed } from './change-feed.js';
 import { selectVersions } from './repository.js';
 import { refreshTopSearched } from './top-searched-job.js';
 
@@ -17,6 +18,7 @@ export interface TopSearchedScheduleOptions {
   readonly store: Store;
   readonly feed: ChangeFeed;
   readonly metrics: Registry;
+  readonly jobs: JobMetrics;
   readonly log: FastifyBaseLogger;
   readonly now: () => Date;
   /** Cron pattern (default: every hour on the hour). */
@@ -66,13 +68,20 @@ export class TopSearchedSchedule {
   }
 
   /** The hourly run over every instance, on the one node that takes the lease. False when another has it. */
-  async runScheduledJob(): Promise<boolean> {
-    const { store, feed, log } = this.#options;
+  runScheduledJob(): Promise<boolean> {
+    return this.#options.jobs.run(JOB_LEASE, () => this.#runOnLease());
+  }
+
+  async #runOnLease(): Promise<boolean> {
+    const { store, feed, log, jobs } = this.#options;
     const db = store.db;
     const now = this.#options.now();
-    if (!(await tryAcquireLease(db, JOB_LEASE, this.nodeId, now, new Date(now.getTime() + JOB_LEASE_MS)))) {
+    const until = new Date(now.getTime() + JOB_LEASE_MS);
+    if (!(await tryAcquireLease(db, JOB_LEASE, this.nodeId, now, until))) {
+      jobs.leaseLost(JOB_LEASE);
       return false;
     }
+    jobs.leaseTaken(JOB_LEASE, until);
     this.#runs.inc({ trigger: 'schedule' });
     try {
       for (const { id } of await selectVersions(db)) {
@@ -83,6 +92,7 @@ export class TopSearchedSchedule {
       }
     } catch (error) {
       await releaseLease(db, JOB_LEASE, this.nodeId);
+      jobs.leaseLost(JOB_LEASE);
       throw error;
     }
     await feed.changed();

@@ -1,8 +1,9 @@
 import { Gauge } from 'prom-client';
 import type { AppContext } from '../http/area.js';
-import { ChangeFeed } from './change-feed.js';
+import { ChangeFeed } from '../storage/change-feed.js';
 import { EmbedTokens } from './embed-tokens.js';
 import { type RegistryOptions, TypeaheadRegistry } from './registry.js';
+import { SearchLogWriter } from './search-log-writer.js';
 import { TopSearchedSchedule } from './top-searched-schedule.js';
 
 export interface TypeaheadPartsOptions extends RegistryOptions {
@@ -12,14 +13,18 @@ export interface TypeaheadPartsOptions extends RegistryOptions {
 
 /**
  * The state of typeahead on one node, built once per app: the registry of instances and
- * their indexes, the embed token keys, how the registry follows changes, and the hourly
- * job. Started when the app is ready, stopped when it closes.
+ * their indexes, the embed token keys, how the registry follows changes, the hourly
+ * job, and the writer that commits concurrent search logs together. Started when the app is ready, stopped when it closes.
  */
 export class TypeaheadParts {
   readonly registry: TypeaheadRegistry;
   readonly tokens: EmbedTokens;
   readonly feed: ChangeFeed;
   readonly topSearched: TopSearchedSchedule;
+  /** Writes the search logs of concurrent requests together. */
+  readonly searchLogs: SearchLogWriter;
+  /** Suggestions answered before routing (suggestions-fast-path.ts), for tests and diagnosis. */
+  readonly fastPath = { answered: 0 };
   readonly #log: AppContext['log'];
   #stopped = false;
   #warming: Promise<void> | undefined;
@@ -32,15 +37,17 @@ export class TypeaheadParts {
       ...options,
     });
     this.tokens = new EmbedTokens(ctx.secretKey);
-    this.feed = new ChangeFeed(this.registry, ctx.store.notifications, ctx.log);
+    this.feed = new ChangeFeed(this.registry, ctx.store.notifications, ctx.log, 'searchdeck_typeahead');
     this.topSearched = new TopSearchedSchedule({
       store: ctx.store,
       feed: this.feed,
       metrics: ctx.metrics,
+      jobs: ctx.jobs,
       log: ctx.log,
       now: ctx.now,
       ...(options.schedule === undefined ? {} : { schedule: options.schedule }),
     });
+    this.searchLogs = new SearchLogWriter(ctx.store.db);
     this.#log = ctx.log;
     const registry = this.registry;
     new Gauge({

@@ -22,7 +22,20 @@ declare module 'node-zookeeper-client' {
     connect(): void;
     close(): void;
     exists(path: string, callback: (error: ZooKeeperException | null, stat: unknown) => void): void;
+    /** With a watcher, told once when the node is created, changed or removed (set even when absent). */
+    exists(
+      path: string,
+      watcher: (event: unknown) => void,
+      callback: (error: ZooKeeperException | null, stat: unknown) => void,
+    ): void;
     getChildren(path: string, callback: (error: ZooKeeperException | null, children: string[]) => void): void;
+    /** With a watcher, told once when the children change next. */
+    getChildren(
+      path: string,
+      watcher: (event: unknown) => void,
+      callback: (error: ZooKeeperException | null, children: string[]) => void,
+    ): void;
+    remove(path: string, version: number, callback: (error: ZooKeeperException | null) => void): void;
     getData(
       path: string,
       callback: (error: ZooKeeperException | null, data: Buffer | undefined) => void,

@@ -44,6 +44,7 @@ for (const engine of engines) {
         cloud: true,
         zkClientTimeout: 30000,
         zkConnectTimeout: 60000,
+        bufferCommitWithin: 10000,
         bufferFlushInterval: 1000,
         bufferSize: 100,
         concurrency: 10,

@@ -143,6 +143,8 @@ for (const engine of engines) {
 
     test('gives up on a port where nothing listens between zkConnectTimeout and one second later', async (t) => {
       const { app } = await build(t, engine);
+      // The clock times the check, not the app's first start (routes compiled, indexes built).
+      await app.ready();
       const port = await freePort();
       const started = performance.now();
 

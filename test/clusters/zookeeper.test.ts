@@ -58,6 +58,23 @@ describe('a ZooKeeper session', { skip: zooKeeperSkipReason() }, () => {
     await assert.rejects(session.exists('/'), ZooKeeperError);
   });
 
+  it('follows the children of a node, also one created after the watch began', async (t) => {
+    const session = await connectZooKeeper(`${zk.connectString}/watched`, 5000);
+    t.after(() => session.close());
+    const lists: string[][] = [];
+    await session.watchChildren('/live_nodes', (children) => lists.push([...children].sort()));
+    assert.deepEqual(lists, [[]], 'the first list, of a node that does not exist yet, is empty');
+
+    await seedSolrCloud(zk.connectString, { chroot: '/watched', liveNodes: ['127.0.0.1:8983_solr'] });
+    await until(() => lists.at(-1)?.length === 1);
+    await seedSolrCloud(zk.connectString, {
+      chroot: '/watched',
+      liveNodes: ['127.0.0.1:8983_solr', '127.0.0.1:7574_solr'],
+    });
+    await until(() => lists.at(-1)?.length === 2);
+    assert.deepEqual(lists.at(-1), ['127.0.0.1:7574_solr', '127.0.0.1:8983_solr']);
+  });
+
   it('rejects a path the library cannot send instead of throwing', async (t) => {
     const session = await connectZooKeeper(zk.connectString, 5000);
     t.after(() => session.close());
@@ -73,3 +90,12 @@ describe('connecting to ZooKeeper', () => {
     });
   });
 });
+
+/** Resolves once `done()` holds; fails after five seconds. */
+async function until(done: () => boolean): Promise<void> {
+  const giveUpAt = Date.now() + 5000;
+  while (!done()) {
+    assert.ok(Date.now() < giveUpAt, 'the watch did not report the change within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -45,6 +45,13 @@ async function seed(app: FastifyInstance): Promise<Seeded> {
     fieldName: 'brand',
     fieldValues: ['x'],
   });
+  const rewrite = await app.inject({
+    method: 'POST',
+    url: '/query-rewrites',
+    headers: access.headers,
+    payload: { type: 'misspelling', misspelling: 'lapotp', correction: 'laptop' },
+  });
+  assert.equal(rewrite.statusCode, 201, rewrite.body);
   const instance = await createInstance(app, { id: 'shop' });
   // The ones generated requests may revoke (a client, an embed token), so that the credentials
   // of the run keep working.
@@ -72,6 +79,7 @@ async function seed(app: FastifyInstance): Promise<Seeded> {
     ids: {
       studios: ['acme', 'other'],
       em: [rule.id],
+      rewrites: [rewrite.json().id],
       instances: [instance.id],
       clusters: ['c1'],
       clients: [spare.json().clientId],
@@ -86,6 +94,7 @@ function knownIds(seeded: Seeded) {
     if (parameter === 'studioId') return seeded.ids.studios!;
     if (parameter === 'clientId') return seeded.ids.clients!;
     if (path.includes('/em-rules/')) return seeded.ids.em!;
+    if (path.includes('/query-rewrites/')) return seeded.ids.rewrites!;
     if (path.includes('/embed-token') || (path.includes('/typeahead/') && path.endsWith('{id}')))
       return ['spare'];
     if (path.includes('/typeahead/')) return seeded.ids.instances!;

@@ -61,6 +61,7 @@ for (const engine of engines) {
       const fields = [
         'zkClientTimeout',
         'zkConnectTimeout',
+        'bufferCommitWithin',
         'bufferFlushInterval',
         'bufferSize',
         'concurrency',

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { ADMIN_PASSWORD, adminAuth, build, engines, skipReason } from '../helpers/app.js';
 import { createRule, type StudioAccess, tokenFor } from '../rules/api.js';
 import { createInstance } from '../typeahead/helpers.js';
 
@@ -29,11 +29,19 @@ interface Seeded {
 }
 
 const RULE = { type: 'blockList', name: 'r', fieldName: 'brand', fieldValues: ['x'] };
+const REWRITE = { type: 'misspelling', misspelling: 'lapotp', correction: 'laptop' };
 // Nothing listens on port 1: no check is run here, and one that were would fail at once.
 const CLUSTER = { connectString: '127.0.0.1:1', zkConnectTimeout: 100 };
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 // Their 2xx answer needs a live Solr cluster; the cluster tests cover them with one.
-const NEEDS_A_CLUSTER = ['/searchCluster/{id}/status', '/searchCluster/{id}/nodes'];
+const NEEDS_A_CLUSTER = [
+  '/searchCluster/{id}/status',
+  '/searchCluster/{id}/nodes',
+  '/searchCluster/{id}/systemInfo',
+  // Answered by a Solr node (test/query covers it).
+  '/query/{profile}',
+];
+const PROFILE = { searchCluster: 'c1', collection: 'products' };
 
 async function admin(app: FastifyInstance, method: 'POST' | 'PUT', url: string, payload: object) {
   const answer = await app.inject({ method, url, headers: { authorization: adminAuth }, payload });
@@ -55,6 +63,7 @@ async function seed(app: FastifyInstance): Promise<Seeded> {
   };
   const instance = await createInstance(app, { id: 'shop' });
   await admin(app, 'POST', '/api/apps/shop/searchCluster', { id: 'c1', ...CLUSTER });
+  await admin(app, 'POST', '/api/apps/shop/query-profiles', { id: 'web', ...PROFILE });
   const bulk = await app.inject({
     method: 'POST',
     url: '/em-rules/bulk',
@@ -83,7 +92,12 @@ async function sampleFor(
   const scope = template.startsWith('/api/apps/') ? 'app' : 'root';
   const path = template.replace(/^\/api\/apps\/\{app\}/, '/api').replace(/^\/studios\/\{studioId\}/, '');
   let url = template.replace('{app}', 'shop').replace('{studioId}', seeded.access.studioId);
-  const headers: Record<string, string> = { authorization: credentialFor(path, seeded) };
+  // The answers are compared with their JSON schemas, so the sample asks for JSON (`GET /`
+  // answers a page to a client that does not).
+  const headers: Record<string, string> = {
+    authorization: credentialFor(path, seeded),
+    accept: 'application/json',
+  };
   let payload: unknown;
   const key = `${method.toUpperCase()} ${path}`;
 
@@ -98,7 +112,48 @@ async function sampleFor(
     url = url.replace('{id}', rule.id);
     if (method === 'put') payload = RULE;
   }
+  if (path.startsWith('/query-rewrites/{id}')) {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/query-rewrites',
+      headers: seeded.access.headers,
+      payload: REWRITE,
+    });
+    const id = created.json<{ id: string }>().id;
+    const post = (action: string) =>
+      app.inject({ method: 'POST', url: `/query-rewrites/${id}/${action}`, headers: seeded.access.headers });
+    if (path.endsWith('/unpublish') || path.endsWith('/restore')) await post('publish');
+    if (path.endsWith('/restore')) {
+      await app.inject({ method: 'DELETE', url: `/query-rewrites/${id}`, headers: seeded.access.headers });
+    }
+    url = url.replace('{id}', id);
+    if (method === 'put') payload = REWRITE;
+  }
   url = url.replace('{operationId}', seeded.bulkOperationId);
+  if (path.startsWith('/api/history/{id}')) {
+    const event = await admin(app, 'POST', '/api/history', {
+      object: 'app:shop',
+      action: 'deploy',
+      summary: 'Deployed',
+    });
+    url = url.replace('{id}', (event as { id: string }).id);
+  }
+  if (path.startsWith('/api/users/{username}')) {
+    let username = 'admin';
+    if (method === 'delete') {
+      username = `gone-${scope}`;
+      await admin(app, 'POST', '/api/users', { username, password: 'a-user-password', role: 'viewer' });
+    }
+    url = url.replace('{username}', username);
+  }
+  if (key === 'GET /api/session') {
+    const signedIn = await app.inject({
+      method: 'POST',
+      url: '/api/session',
+      payload: { username: 'admin', password: ADMIN_PASSWORD },
+    });
+    headers.cookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
+  }
   if (path.startsWith('/api/searchCluster')) {
     url = url.replace('{id}', method === 'delete' ? `c-${scope}` : seeded.clusterId);
   }
@@ -110,6 +165,26 @@ async function sampleFor(
   if (path.startsWith('/api/studios/{id}')) {
     // The run's own studio stays; the one deleted is the one this scope created.
     url = url.replace('{id}', key === 'DELETE /api/studios/{id}' ? `s-${scope}` : seeded.access.studioId);
+  }
+  if (path.startsWith('/api/history/{id}')) {
+    const event = await admin(app, 'POST', '/api/history', {
+      object: 'note',
+      action: 'noted',
+      summary: 'A note',
+    });
+    url = url.replace('{id}', String(event.id));
+  }
+  if (path.startsWith('/api/query-profiles/{id}')) {
+    let profile = 'web';
+    if (key === 'DELETE /api/query-profiles/{id}') {
+      profile = 'p-gone';
+      await admin(app, 'POST', '/api/apps/shop/query-profiles', { id: profile, ...PROFILE });
+    }
+    url = url.replace('{id}', profile);
+    if (path.includes('{keyId}')) {
+      const created = await admin(app, 'POST', `/api/apps/shop/query-profiles/${profile}/keys`, {});
+      url = url.replace('{keyId}', created.id);
+    }
   }
   if (path.includes('{clientId}')) {
     const spare = await admin(app, 'POST', `/api/studios/${seeded.access.studioId}/clients`, {
@@ -132,13 +207,35 @@ async function sampleFor(
     'PUT /api/typeahead/instances/{id}/terms': { included: ['shoes'], excluded: [] },
     'PATCH /api/typeahead/instances/{id}/terms': { add: { included: ['boots'] } },
     'POST /api/typeahead/instances/{id}/search-logs': [{ query: 'shoes' }],
+    'POST /api/objects/import': {
+      metadata: { exportedAt: '2026-01-01T00:00:00.000Z', version: 1, secretsOmitted: [] },
+      objects: {
+        ...Object.fromEntries(
+          ['searchClusters', 'queryProfiles', 'studios', 'rules', 'rewrites', 'typeaheadInstances'].map(
+            (k) => [k, []],
+          ),
+        ),
+        links: [{ ...link, subject: `objects-${scope}` }],
+      },
+    },
+    'POST /api/users': { username: `u-${scope}`, password: 'a-user-password', role: 'viewer' },
+    'PATCH /api/users/{username}': { typeaheadInstances: [] },
+    'POST /api/session': { username: 'admin', password: ADMIN_PASSWORD },
     'POST /em-rules': RULE,
     'POST /em-rules/bulk': { create: [RULE] },
+    'POST /em-rules/evaluate': { q: 'laptop', useStaging: true, explain: true },
+    'POST /query-rewrites': REWRITE,
+    'POST /query-rewrites/bulk': { create: [REWRITE] },
+    'POST /api/history': { object: `note-${scope}`, action: 'noted', summary: 'A note' },
+    'POST /api/query-profiles': { id: 'p-new', ...PROFILE },
+    'PUT /api/query-profiles/{id}': PROFILE,
   };
   const queries: Record<string, string> = {
     'GET /api/links/directed': `resource=a-${scope}`,
     'DELETE /api/links': new URLSearchParams(link).toString(),
     'GET /typeahead/suggestions': 'prefix=s',
+    'GET /em-rules/evaluate': 'q=laptop&explain=true',
+    'GET /api/studios/{id}/evaluate': 'q=laptop&explain=true',
   };
   if (key in bodies) payload = bodies[key];
   if (key in queries) url += `?${queries[key]}`;
@@ -147,6 +244,12 @@ async function sampleFor(
     headers.authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
     headers['content-type'] = 'application/x-www-form-urlencoded';
     payload = 'grant_type=client_credentials';
+  }
+  if (key === 'POST /oauth2/{authorizationServerId}/v1/token') {
+    // As Lucidworks' API reference sends it: the parameters in the query string, no body.
+    const { clientId, clientSecret } = seeded.access;
+    headers.authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+    url = '/oauth2/default/v1/token?grant_type=client_credentials';
   }
   return {
     method: method.toUpperCase() as 'GET',
@@ -158,7 +261,9 @@ async function sampleFor(
 
 function credentialFor(path: string, seeded: Seeded): string {
   if (path.startsWith('/typeahead')) return seeded.embed;
-  if (path.startsWith('/em-rules')) return seeded.access.headers.authorization;
+  if (path.startsWith('/em-rules') || path.startsWith('/query-rewrites')) {
+    return seeded.access.headers.authorization;
+  }
   return adminAuth;
 }
 

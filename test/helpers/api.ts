@@ -7,17 +7,21 @@ export interface Answer {
   body: any;
 }
 
-/** One admin request through `app.inject`, answered as status and parsed JSON body. */
+/**
+ * One request through `app.inject` (as the admin unless `authorization` says otherwise),
+ * answered as status and parsed JSON body.
+ */
 export async function call(
   app: FastifyInstance,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
   payload?: unknown,
+  authorization: string = adminAuth,
 ): Promise<Answer> {
   const response = await app.inject({
     method,
     url,
-    headers: { authorization: adminAuth },
+    headers: { authorization },
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
   return { status: response.statusCode, body: response.body ? response.json() : undefined };

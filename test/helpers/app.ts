@@ -5,6 +5,7 @@ import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import type { RewriteSource } from '../../src/evaluation/rewrite-source.js';
 import type { Tuning } from '../../src/http/area.js';
 import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
 import { type Engine, openStore, type Store } from '../../src/storage/database.js';
@@ -82,6 +83,7 @@ export interface BuildOptions {
   now?: () => Date;
   logger?: Parameters<typeof buildApp>[0]['logger'];
   tuning?: Tuning;
+  rewrites?: RewriteSource;
 }
 
 /** The real app on a fresh database of the engine; closed when the test ends. */
@@ -95,6 +97,7 @@ export async function build(t: TestContext, engine: Engine, options: BuildOption
     logger: options.logger ?? false,
     ...(options.now ? { now: options.now } : {}),
     ...(options.tuning ? { tuning: options.tuning } : {}),
+    ...(options.rewrites ? { rewrites: options.rewrites } : {}),
   });
   t.after(async () => {
     await app.close();

@@ -15,6 +15,8 @@ export interface FakeSolr {
   baseUrl: string;
   /** The Authorization header of every request received, in order (undefined when absent). */
   authorizations: Array<string | undefined>;
+  /** What the node answers at `/solr/admin/info/system`. */
+  systemInfo: object;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,7 @@ export async function startFakeSolr(options: FakeSolrOptions = {}): Promise<Fake
     }
     response
       .writeHead(200, { 'content-type': 'application/json;charset=utf-8' })
-      .end(JSON.stringify(systemInfo()));
+      .end(JSON.stringify(systemInfo(`127.0.0.1:${request.socket.localPort}_solr`)));
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -54,6 +56,7 @@ export async function startFakeSolr(options: FakeSolrOptions = {}): Promise<Fake
     nodeName: `127.0.0.1:${address.port}_solr`,
     baseUrl: `http://127.0.0.1:${address.port}/solr`,
     authorizations,
+    systemInfo: systemInfo(`127.0.0.1:${address.port}_solr`),
     close: async () => {
       server.closeAllConnections();
       server.close();
@@ -66,11 +69,12 @@ function basic({ username, password }: { username: string; password: string }): 
   return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 }
 
-// The parts of a real Solr 9 answer that clients look at.
-function systemInfo(): object {
+// The parts of a real Solr 9 answer that clients look at; `node` tells the nodes apart.
+function systemInfo(node: string): object {
   return {
     responseHeader: { status: 0, QTime: 3 },
     mode: 'solrcloud',
+    node,
     zkHost: '127.0.0.1:2181/solr',
     solr_home: '/var/solr/data',
     lucene: {

@@ -173,7 +173,7 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
   if (typeof schema.pattern === 'string') {
     // fast-check cannot generate from lookarounds (`(?!…)`); without them the strings only
     // sometimes miss the pattern, which the fuzzing welcomes.
-    const pattern = schema.pattern.replace(/\(\?<?[=!][^)]*\)/g, '');
+    const pattern = withoutLookarounds(schema.pattern);
     return fc.stringMatching(new RegExp(pattern)).map((s) => s.slice(0, max).padEnd(min, 'a'));
   }
   return fc.string({
@@ -257,7 +257,9 @@ export interface Credentials {
 /** The credential each interface takes; `none` leaves it out. */
 function credentialFor(path: string, credentials: Credentials): string {
   if (path.startsWith('/typeahead')) return credentials.embed;
-  if (path.startsWith('/em-rules') || path.startsWith('/studios/')) return credentials.bearer;
+  if (path.startsWith('/em-rules') || path.startsWith('/query-rewrites') || path.startsWith('/studios/')) {
+    return credentials.bearer;
+  }
   return credentials.admin;
 }
 
@@ -360,4 +362,28 @@ export function requestFor(
       // Counterexamples show the request as sent, not the operation's schemas.
       return Object.assign(request, { [fc.toStringMethod]: () => describeRequest(request) });
     });
+}
+
+/** The pattern without its lookaround groups (`(?!…)`, `(?=…)`, `(?<!…)`, `(?<=…)`), nested ones included. */
+function withoutLookarounds(pattern: string): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i] === '\\') {
+      out += pattern.slice(i, i + 2);
+      i++;
+      continue;
+    }
+    if (!/^\(\?<?[=!]/.test(pattern.slice(i))) {
+      out += pattern[i];
+      continue;
+    }
+    // Skip to the parenthesis that closes this group.
+    let depth = 0;
+    for (; i < pattern.length; i++) {
+      if (pattern[i] === '\\') i++;
+      else if (pattern[i] === '(') depth++;
+      else if (pattern[i] === ')' && --depth === 0) break;
+    }
+  }
+  return out;
 }

@@ -12,7 +12,9 @@ let availability: Promise<string | undefined> | undefined;
  */
 export function postgresSkipReason(): Promise<string | undefined> {
   availability ??= (async () => {
-    const client = new pg.Client({ connectionString: testDatabaseUrl, connectionTimeoutMillis: 3000 });
+    // Generous: a loaded machine can take seconds to start a test file's first connection,
+    // and under CI=true a slow answer would fail the whole file as "unreachable".
+    const client = new pg.Client({ connectionString: testDatabaseUrl, connectionTimeoutMillis: 15_000 });
     try {
       await client.connect();
       await client.query('select 1');

@@ -47,14 +47,17 @@ function missingPrerequisite(): string | undefined {
   return undefined;
 }
 
-/** Starts a standalone ZooKeeper on a free loopback port with a temporary data directory. */
-export async function startZooKeeper(): Promise<ZooKeeperServer> {
+/**
+ * Starts a standalone ZooKeeper on a free loopback port with a temporary data directory.
+ * `tickTimeMs` (default 2000) sets the shortest session timeout it grants: two ticks.
+ */
+export async function startZooKeeper(options: { tickTimeMs?: number } = {}): Promise<ZooKeeperServer> {
   const missing = missingPrerequisite();
   if (missing) throw new Error(`cannot start ZooKeeper: ${missing}`);
   const dir = mkdtempSync(join(tmpdir(), 'searchdeck-zk-'));
   const port = await freePort();
   const config = join(dir, 'zoo.cfg');
-  writeFileSync(config, zooCfg(join(dir, 'data'), port));
+  writeFileSync(config, zooCfg(join(dir, 'data'), port, options.tickTimeMs ?? 2000));
   const logFile = join(dir, 'server.log');
   const log = openSync(logFile, 'w');
   const server = spawn(
@@ -101,9 +104,9 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-function zooCfg(dataDir: string, port: number): string {
+function zooCfg(dataDir: string, port: number, tickTimeMs: number): string {
   return [
-    'tickTime=2000',
+    `tickTime=${tickTimeMs}`,
     'initLimit=10',
     'syncLimit=5',
     `dataDir=${dataDir}`,

@@ -2,12 +2,21 @@ import type { Kysely, Migration } from 'kysely';
 import type { Engine } from '../database.js';
 import * as foundation from './0001_foundation.js';
 import * as links from './0002_links.js';
+import * as attemptWindow from './0003_attempt_window.js';
 import * as searchClusters from './0100_search_clusters.js';
+import * as clusterCommitWithin from './0101_search_cluster_commit_within.js';
 import * as jobLease from './0201_job_lease.js';
 import * as typeahead from './0202_typeahead.js';
 import * as rules from './0301_rules.js';
 import * as ruleBulkHeartbeat from './0302_rule_bulk_heartbeat.js';
 import * as studioIncarnation from './0303_studio_incarnation.js';
+import * as webhookOutbox from './0304_webhook_outbox.js';
+import * as queryRewrites from './0401_query_rewrites.js';
+import * as ruleLiveVersion from './0402_rule_live_version.js';
+import * as ruleTextSearch from './0403_rule_text_search.js';
+import * as history from './0501_history.js';
+import * as queryProfiles from './0502_query_profiles.js';
+import * as users from './0901_users.js';
 
 type MigrationModule = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -15,12 +24,21 @@ type MigrationModule = { up(db: Kysely<unknown>, engine: Engine): Promise<void> 
 const modules: Array<[string, MigrationModule]> = [
   ['0001_foundation', foundation],
   ['0002_links', links],
+  ['0003_attempt_window', attemptWindow],
   ['0100_search_clusters', searchClusters],
+  ['0101_search_cluster_commit_within', clusterCommitWithin],
   ['0201_job_lease', jobLease],
   ['0202_typeahead', typeahead],
   ['0301_rules', rules],
   ['0302_rule_bulk_heartbeat', ruleBulkHeartbeat],
   ['0303_studio_incarnation', studioIncarnation],
+  ['0304_webhook_outbox', webhookOutbox],
+  ['0401_query_rewrites', queryRewrites],
+  ['0402_rule_live_version', ruleLiveVersion],
+  ['0403_rule_text_search', ruleTextSearch],
+  ['0501_history', history],
+  ['0502_query_profiles', queryProfiles],
+  ['0901_users', users],
 ];
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {

@@ -1,38 +1,47 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Listening, Notifications } from '../storage/notifications.js';
-import type { Database } from '../storage/schema.js';
-import type { TypeaheadRegistry } from './registry.js';
+import type { Listening, Notifications } from './notifications.js';
+import type { Database } from './schema.js';
 
-/** The channel on which nodes sharing a PostgreSQL database hear about each other's changes. */
-const CHANGE_CHANNEL = 'searchdeck_typeahead';
+/** What a change feed keeps up to date: something that compares its versions with the database's. */
+export interface Syncable {
+  sync(): Promise<void>;
+}
 
 // The version check that catches every change, also from nodes that cannot notify
 // (SQLite shared by several processes) or whose notice was lost in a reconnect.
 const POLL_MS = 1000;
 
 /**
- * How a node's registry follows the changes of what instances serve: its own at once, the
- * other nodes' through a version poll every second and, where the store has notifications,
- * as soon as their notice arrives.
+ * How a node's in-memory state (typeahead's registry, evaluation's compiled rules) follows
+ * the changes of what it serves: its own at once, the other nodes' through a version poll
+ * every second and, where the store has notifications, as soon as their notice arrives on
+ * `channel` (one per area, e.g. `searchdeck_typeahead`).
  */
 export class ChangeFeed {
-  readonly #registry: TypeaheadRegistry;
+  readonly #registry: Syncable;
   readonly #notifications: Notifications | undefined;
   readonly #log: FastifyBaseLogger;
+  readonly #channel: string;
   #stopped = false;
   #pollTimer: NodeJS.Timeout | undefined;
   #listening: Listening | undefined;
 
-  constructor(registry: TypeaheadRegistry, notifications: Notifications | undefined, log: FastifyBaseLogger) {
+  constructor(
+    registry: Syncable,
+    notifications: Notifications | undefined,
+    log: FastifyBaseLogger,
+    channel: string,
+  ) {
     this.#registry = registry;
     this.#notifications = notifications;
     this.#log = log;
+    this.#channel = channel;
   }
 
-  /** Tells the other nodes that instance `id` changed; inside a transaction, once it commits. */
+  /** Tells the other nodes that `id` changed; inside a transaction, once it commits. */
   async announce(db: Kysely<Database>, id: string): Promise<void> {
-    await this.#notifications?.publish(db, CHANGE_CHANNEL, id);
+    await this.#notifications?.publish(db, this.#channel, id);
   }
 
   /** After a change made through this node: serve it here at once. */
@@ -42,7 +51,7 @@ export class ChangeFeed {
 
   start(): void {
     this.#schedulePoll();
-    this.#listening = this.#notifications?.listen(CHANGE_CHANNEL, () => {
+    this.#listening = this.#notifications?.listen(this.#channel, () => {
       this.#registry.sync().catch(() => {});
     });
   }
@@ -58,7 +67,9 @@ export class ChangeFeed {
     this.#pollTimer = setTimeout(() => {
       this.#registry
         .sync()
-        .catch((error) => this.#log.warn({ err: error }, 'typeahead: sync with the database failed'))
+        .catch((error) =>
+          this.#log.warn({ err: error, channel: this.#channel }, 'sync with the database failed'),
+        )
         .finally(() => this.#schedulePoll());
     }, POLL_MS);
     this.#pollTimer.unref();

@@ -4,9 +4,18 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js';
 import { removeLinksOf } from '../links/service.js';
+import { type Actor, recordedAs } from '../oauth/actor.js';
 import { isMissingParent } from '../storage/constraint-errors.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
+import {
+  editVersioned,
+  matchesVersion,
+  nextLastModified,
+  requireVersion,
+  versionEtag,
+} from '../storage/versioned-edit.js';
+import type { StudioContent } from '../studios/service.js';
 import {
   anyRuleOfStudio,
   deleteRule,
@@ -18,23 +27,20 @@ import {
 import { type Rule, type RuleContent, sameContent } from './rule.js';
 import { NEW_RULE_META, type StoredRule } from './rule-rows.js';
 import { validateNewRule, validateRuleUpdate } from './rule-validation.js';
-
-/** Who acts: the studio of the token and the client's name (`client:<name>` in the record). */
-export interface Actor {
-  studioId: string;
-  clientName: string;
-}
+import type { RuleCreateBody, RuleUpdateBody } from './schemas.js';
 
 /** What a write did: the rule as it now is (or was, when `removed`). */
 export interface RuleChange {
   stored: StoredRule;
   removed: boolean;
+  /** The rule before an edit that kept it (for the history). */
+  previous?: StoredRule;
 }
 
 export async function createRule(
   db: Kysely<Database>,
   actor: Actor,
-  body: unknown,
+  body: RuleCreateBody,
   now: Date,
   adjust: (stored: StoredRule) => void = () => {},
 ): Promise<StoredRule> {
@@ -45,7 +51,7 @@ export async function createRule(
     ConflictError.taken('externalId', `a rule with externalId ${externalId} already exists`);
   if (externalId !== null && (await externalIdTaken(db, actor.studioId, externalId))) throw taken();
   const at = now.toISOString();
-  const by = `client:${actor.clientName}`;
+  const by = recordedAs(actor);
   const stored: StoredRule = {
     rule: {
       id: randomUUID(),
@@ -88,7 +94,7 @@ export function updateRuleStaging(
   db: Kysely<Database>,
   actor: Actor,
   id: string,
-  body: unknown,
+  body: RuleUpdateBody,
   ifMatch: string | undefined,
   now: Date,
 ): Promise<RuleChange> {
@@ -135,9 +141,6 @@ export function restoreRule(db: Kysely<Database>, actor: Actor, id: string, now:
 
 type Edit = 'remove' | { staging?: RuleContent; live?: RuleContent | null };
 
-// How often an edit without If-Match is applied again to a rule another request changed meanwhile.
-const EDIT_ATTEMPTS = 5;
-
 /**
  * Applies one edit to a rule in a transaction. The write only lands if the rule
  * is still as read (its lastModified), so concurrent edits never overwrite each other.
@@ -152,15 +155,7 @@ export async function modify(
   ifMatch: string | undefined,
   edit: (stored: StoredRule) => Edit,
 ): Promise<RuleChange> {
-  return inTransaction(db, async (trx) => {
-    for (let attempt = 1; ; attempt++) {
-      const change = await tryEdit(trx, actor, id, now, ifMatch, edit);
-      if (change !== 'stale') return change;
-      if (ifMatch !== undefined || attempt >= EDIT_ATTEMPTS) {
-        throw new ConflictError('the rule was changed by another request; read it again');
-      }
-    }
-  });
+  return editVersioned(db, 'rule', ifMatch, (trx) => tryEdit(trx, actor, id, now, ifMatch, edit));
 }
 
 /** One attempt of `modify`: 'stale' when another write landed between reading and writing. */
@@ -173,11 +168,7 @@ async function tryEdit(
   edit: (stored: StoredRule) => Edit,
 ): Promise<RuleChange | 'stale'> {
   const stored = await getRule(trx, actor.studioId, id);
-  if (ifMatch !== undefined && !matchesVersion(ifMatch, stored.rule.lastModified)) {
-    throw new ConflictError(`the rule was changed since ${ifMatch} (it is now ${stored.rule.lastModified})`, {
-      lastModified: stored.rule.lastModified,
-    });
-  }
+  requireVersion('rule', ifMatch, stored.rule.lastModified);
   const change = edit(stored);
   if (change === 'remove') {
     // Removed by a concurrent request meanwhile: the next attempt finds it gone (404).
@@ -187,7 +178,7 @@ async function tryEdit(
   }
   const next = applyEdit(stored, change, actor, now);
   if (!(await updateRule(trx, next, stored.rule.lastModified))) return 'stale';
-  return { stored: next, removed: false };
+  return { stored: next, removed: false, previous: stored };
 }
 
 /** The rule after an edit: versions count content changes, lastModified always moves forward. */
@@ -199,8 +190,8 @@ export function applyEdit(stored: StoredRule, change: Exclude<Edit, 'remove'>, a
     ...rule,
     staging,
     live,
-    lastModifiedBy: `client:${actor.clientName}`,
-    lastModified: after(now, rule.lastModified),
+    lastModifiedBy: recordedAs(actor),
+    lastModified: nextLastModified(now, rule.lastModified),
   };
   return {
     rule: next,
@@ -214,28 +205,10 @@ export function applyEdit(stored: StoredRule, change: Exclude<Edit, 'remove'>, a
 
 /** The ETag of a rule: its lastModified, which changes with every write. */
 export function etagOf(rule: Rule): string {
-  return `"${rule.lastModified}"`;
+  return versionEtag(rule.lastModified);
 }
 
-/** Whether an If-Match value (an ETag, or the lastModified itself) names this version. */
-export function matchesVersion(ifMatch: string, lastModified: string): boolean {
-  return ifMatch.split(',').some((candidate) => {
-    const value = candidate
-      .trim()
-      .replace(/^W\//, '')
-      .replace(/^"(.*)"$/, '$1');
-    return value === '*' || value === lastModified || Date.parse(value) === Date.parse(lastModified);
-  });
-}
+export { matchesVersion };
 
-// Two writes in one millisecond still get different lastModified values, so that
-// If-Match with a lastModified always tells versions apart.
-function after(now: Date, previous: string): string {
-  const time = Math.max(now.getTime(), Date.parse(previous) + 1);
-  return new Date(time).toISOString();
-}
-
-/** Whether a studio has any rule: the studios area asks before deleting one unforced. */
-export function studioHasRules(db: Kysely<Database>, studioId: string): Promise<boolean> {
-  return anyRuleOfStudio(db, studioId);
-}
+/** A studio's rules, which the studios area keeps from going with an unforced delete. */
+export const studioRules: StudioContent = { name: 'rules', exists: anyRuleOfStudio };

@@ -1,0 +1,167 @@
+// API clients of a studio (admin only): the OAuth2 clients the shop's tools use for the Rules
+// and Rewrites APIs. A new client's secret is shown once; revoking a client ends every token
+// issued to it. The API has no rotation: a new client replaces an old one.
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { api, type ErrorBody, errorOf, type Session } from '../api/client';
+import type { paths } from '../api/schema';
+import { setQuery, useLocation } from '../router';
+
+type Client =
+  paths['/api/studios/{id}/clients']['get']['responses'][200]['content']['application/json'][number];
+type Created = paths['/api/studios/{id}/clients']['post']['responses'][201]['content']['application/json'];
+
+const SCOPES = ['commercestudio.rules', 'commercestudio.rewrites'] as const;
+
+export function ApiClientsPage({ session }: { session: Session }) {
+  const { query } = useLocation();
+  const [studios, setStudios] = useState<string[]>();
+  const [clients, setClients] = useState<Client[]>();
+  const [created, setCreated] = useState<Created>();
+  const [error, setError] = useState<ErrorBody>();
+  const admin = session.role === 'admin';
+  const studio = query.get('studio') ?? studios?.[0];
+
+  useEffect(() => {
+    if (!admin) return;
+    api.GET('/api/studios').then(({ data }) => setStudios((data ?? []).map((s) => s.id)));
+  }, [admin]);
+  const load = useCallback(async () => {
+    if (studio === undefined) return;
+    const { data, error } = await api.GET('/api/studios/{id}/clients', { params: { path: { id: studio } } });
+    setClients(data);
+    if (!data) setError(errorOf(error));
+  }, [studio]);
+  useEffect(() => {
+    if (admin) load();
+  }, [admin, load]);
+
+  if (!admin) {
+    return (
+      <>
+        <h1>API clients</h1>
+        <p role="status">Only an admin manages API clients.</p>
+      </>
+    );
+  }
+
+  async function create(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (studio === undefined) return;
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const scopes = SCOPES.filter((s) => form.get(s) === 'on');
+    const { data, error } = await api.POST('/api/studios/{id}/clients', {
+      params: { path: { id: studio } },
+      body: { name: String(form.get('name') ?? ''), ...(scopes.length ? { scopes } : {}) },
+    });
+    if (!data) return setError(errorOf(error));
+    setError(undefined);
+    setCreated(data);
+    formElement.reset();
+    await load();
+  }
+
+  async function revoke(client: Client) {
+    const { error } = await api.DELETE('/api/studios/{id}/clients/{clientId}', {
+      params: { path: { id: client.studioId, clientId: client.clientId } },
+    });
+    if (error) return setError(errorOf(error));
+    if (created?.clientId === client.clientId) setCreated(undefined);
+    await load();
+  }
+
+  return (
+    <>
+      <h1>API clients</h1>
+      <div className="toolbar">
+        <div className="field">
+          <label htmlFor="clients-studio">Studio</label>
+          <select
+            id="clients-studio"
+            value={studio ?? ''}
+            onChange={(e) => {
+              setCreated(undefined);
+              setQuery({ studio: e.target.value });
+            }}
+          >
+            {studios?.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {studios?.length === 0 && <p role="status">No studio yet.</p>}
+      <p>
+        A client gets tokens at <code>POST /oauth2/token</code> with its id and secret. To rotate a secret,
+        create a new client, move the tool to it, then revoke the old one.
+      </p>
+      {created && (
+        <div className="secret" role="status">
+          <p>
+            Client <strong>{created.name}</strong> created: copy its secret now, it is not shown again.
+          </p>
+          <p>
+            Client id: <output aria-label="Client id">{created.clientId}</output>
+          </p>
+          <p>
+            Secret: <output aria-label="Client secret">{created.clientSecret}</output>
+          </p>
+        </div>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || error.message}
+        </p>
+      )}
+      <table>
+        <caption className="visually-hidden">API clients of {studio}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Client id</th>
+            <th scope="col">Scopes</th>
+            <th scope="col">Created</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {clients?.map((c) => (
+            <tr key={c.clientId}>
+              <td>{c.name}</td>
+              <td>
+                <code>{c.clientId}</code>
+              </td>
+              <td>{c.scopes.join(', ')}</td>
+              <td>{new Date(c.createdAt).toLocaleString()}</td>
+              <td>
+                <button type="button" aria-label={`Revoke ${c.name}`} onClick={() => revoke(c)}>
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {clients?.length === 0 && <p>No API client in {studio} yet.</p>}
+      {studio !== undefined && (
+        <form className="filters card" onSubmit={create} aria-label="New API client">
+          <label>
+            Client name
+            <input name="name" required maxLength={200} />
+          </label>
+          <fieldset className="toolbar">
+            <legend>Scopes (none ticked: both)</legend>
+            {SCOPES.map((s) => (
+              <label className="inline" key={s}>
+                <input type="checkbox" name={s} /> {s}
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit" className="primary">
+            Create client
+          </button>
+        </form>
+      )}
+    </>
+  );
+}

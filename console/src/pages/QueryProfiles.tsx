@@ -1,0 +1,139 @@
+// Query profiles of an app: the listing, a profile's settings (admin), its search-only keys,
+// and the query workbench. The app, the chosen profile and the form shown are in the URL.
+import { useCallback, useEffect, useState } from 'react';
+import { api, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
+import { setQuery, useLocation } from '../router';
+import { Keys } from './query/Keys';
+import { type Profile, ProfileForm } from './query/ProfileForm';
+import { Workbench } from './query/Workbench';
+
+export function QueryProfilesPage({ session }: { session: Session }) {
+  const { query } = useLocation();
+  const app = query.get('app') ?? '';
+  const chosen = query.get('profile') ?? undefined;
+  const editing = query.get('edit') ?? undefined;
+  const editable = mayEdit(session, 'platform');
+  const [profiles, setProfiles] = useState<Profile[]>();
+  const [error, setError] = useState<ErrorBody>();
+
+  const load = useCallback(async () => {
+    if (app === '') return setProfiles(undefined);
+    const { data, error } = await api.GET('/api/apps/{app}/query-profiles', { params: { path: { app } } });
+    setProfiles(data);
+    setError(data ? undefined : errorOf(error));
+  }, [app]);
+  useEffect(() => {
+    load();
+  }, [load]);
+
+  async function remove(id: string) {
+    const { error } = await api.DELETE('/api/apps/{app}/query-profiles/{id}', {
+      params: { path: { app, id } },
+    });
+    if (error) return setError(errorOf(error));
+    if (chosen === id) setQuery({ profile: undefined, edit: undefined });
+    await load();
+  }
+
+  const edited = editing === 'new' ? undefined : profiles?.find((p) => p.id === editing);
+  return (
+    <>
+      <h1>Query profiles</h1>
+      <form
+        className="filters"
+        aria-label="Choice of app"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const value = String(new FormData(event.currentTarget).get('app') ?? '').trim();
+          setQuery({ app: value, profile: undefined, edit: undefined });
+        }}
+      >
+        <label>
+          App
+          <input name="app" defaultValue={app} placeholder="shop" key={app} />
+        </label>
+        <button type="submit">Show profiles</button>
+        {editable && app && (
+          <button type="button" className="primary" onClick={() => setQuery({ edit: 'new' })}>
+            New profile
+          </button>
+        )}
+      </form>
+      {app === '' && <p role="status">Name an app to see its query profiles (profiles live in an app).</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error.message}
+        </p>
+      )}
+      {app && (
+        <table>
+          <caption className="visually-hidden">Query profiles of {app}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Profile</th>
+              <th scope="col">Search cluster / collection</th>
+              <th scope="col">Studio</th>
+              <th scope="col">Typeahead</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {profiles?.map((p) => (
+              <tr key={p.id} aria-selected={p.id === chosen}>
+                <td>{p.id}</td>
+                <td>
+                  {p.searchCluster} / {p.collection}
+                </td>
+                <td>{p.studio ?? '—'}</td>
+                <td>{p.typeahead ?? '—'}</td>
+                <td>
+                  <button
+                    type="button"
+                    aria-label={`Open ${p.id}`}
+                    aria-pressed={p.id === chosen}
+                    onClick={() => setQuery({ profile: p.id, edit: undefined })}
+                  >
+                    Open
+                  </button>{' '}
+                  {editable && (
+                    <>
+                      <button
+                        type="button"
+                        aria-label={`Edit ${p.id}`}
+                        onClick={() => setQuery({ profile: p.id, edit: p.id })}
+                      >
+                        Edit
+                      </button>{' '}
+                      <button type="button" aria-label={`Delete ${p.id}`} onClick={() => remove(p.id)}>
+                        Delete
+                      </button>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {profiles?.length === 0 && <p role="status">No query profile in {app} yet.</p>}
+      {editable && editing !== undefined && (editing === 'new' || edited) && (
+        <ProfileForm
+          key={`${app}/${editing}/${edited?.updatedAt ?? ''}`}
+          app={app}
+          profile={edited}
+          onCancel={() => setQuery({ edit: undefined })}
+          onSaved={async (saved) => {
+            await load();
+            setQuery({ profile: saved.id, edit: undefined });
+          }}
+        />
+      )}
+      {chosen && profiles?.some((p) => p.id === chosen) && (
+        <>
+          <Workbench key={`w-${app}/${chosen}`} app={app} profile={chosen} />
+          <Keys key={`k-${app}/${chosen}`} app={app} profile={chosen} editable={editable} />
+        </>
+      )}
+    </>
+  );
+}

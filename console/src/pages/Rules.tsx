@@ -1,0 +1,342 @@
+// Rules and Rewrites: the listing (filters, sort and paging kept in the URL), per-row
+// publishing and bulk publishing, the conflicts of each rule; the editor is rules/Editor.
+import { useCallback, useEffect, useState } from 'react';
+import { api, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
+import { NO_PAGE, PagedTable, type PageInfo } from '../components/PagedTable';
+import { Link, navigate, setQuery, useLocation } from '../router';
+import { Editor } from './rules/Editor';
+import { base, call, type Kind, type Rule, TYPES, titleOf } from './rules/shared';
+import { TryQuery } from './TryQuery';
+
+interface BulkStatus {
+  operationId: string;
+  status: 'PENDING' | 'RUNNING' | 'DONE' | 'FAILED';
+  counts: { published: number; failed: number };
+  total?: number;
+}
+
+function useStudios(session: Session): string[] {
+  const [studios, setStudios] = useState<string[]>(session.studios ?? []);
+  useEffect(() => {
+    if (session.role === 'merchandiser' && session.studios) return;
+    api.GET('/api/studios').then(({ data }) => {
+      if (data) setStudios(data.map((s) => s.id));
+    });
+  }, [session]);
+  return studios;
+}
+
+export function RulesPage({ session, kind }: { session: Session; kind: Kind }) {
+  const { path, query } = useLocation();
+  const studios = useStudios(session);
+  const studio = query.get('studio') ?? studios[0];
+  const title = kind === 'rules' ? 'Rules' : 'Rewrites';
+  const root = kind === 'rules' ? '/rules' : '/rewrites';
+  const rest = path.slice(root.length).replace(/^\//, '');
+  return (
+    <>
+      <h1>{title}</h1>
+      <div className="toolbar">
+        <label>
+          Studio
+          <select
+            value={studio ?? ''}
+            onChange={(event) => navigate(`${root}?studio=${encodeURIComponent(event.target.value)}`)}
+          >
+            {studios.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {studio === undefined ? (
+        <p role="status">
+          No studio to show{session.role === 'admin' ? ': create one with POST /api/studios' : ''}.
+        </p>
+      ) : rest === '' ? (
+        <Listing kind={kind} studio={studio} session={session} />
+      ) : (
+        <Editor
+          kind={kind}
+          studio={studio}
+          id={rest === 'new' ? undefined : decodeURIComponent(rest)}
+          session={session}
+        />
+      )}
+    </>
+  );
+}
+
+function Listing({ kind, studio, session }: { kind: Kind; studio: string; session: Session }) {
+  const { query } = useLocation();
+  const [rows, setRows] = useState<Rule[]>();
+  const [page, setPage] = useState<PageInfo>(NO_PAGE);
+  const [error, setError] = useState<ErrorBody>();
+  const editable = mayEdit(session, 'rules', studio);
+  const root = kind === 'rules' ? '/rules' : '/rewrites';
+  const search = query.toString();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [bulk, setBulk] = useState<BulkStatus>();
+  // Bulk publishing is offered for rules (the rewrites' bulk takes other operations).
+  const bulkable = editable && kind === 'rules';
+
+  async function publishSelected() {
+    const ids = [...selected];
+    try {
+      // The start answers only the operation's id; its status is asked until it ends.
+      const started = (await call('POST', `${base(kind, studio)}/bulk`, { publish: ids })) as {
+        operationId: string;
+      };
+      let status: BulkStatus = {
+        operationId: started.operationId,
+        status: 'PENDING',
+        counts: { published: 0, failed: 0 },
+      };
+      setBulk({ ...status, total: ids.length });
+      while (status.status === 'PENDING' || status.status === 'RUNNING') {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        status = (await call(
+          'GET',
+          `${base(kind, studio)}/bulk/${encodeURIComponent(status.operationId)}`,
+        )) as BulkStatus;
+        setBulk({ ...status, total: ids.length });
+      }
+      setSelected(new Set());
+      await load();
+    } catch (e) {
+      setError(errorOf(e));
+    }
+  }
+
+  const load = useCallback(async () => {
+    const params = new URLSearchParams(search);
+    params.delete('studio');
+    if (!params.has('size')) params.set('size', '20');
+    if (kind === 'rules') params.set('fields', 'CONFLICTS');
+    try {
+      const data = (await call('GET', `${base(kind, studio)}?${params}`)) as {
+        content: Rule[];
+        page: typeof page;
+      };
+      setRows(data.content);
+      setPage(data.page);
+      setError(undefined);
+    } catch (e) {
+      setError(errorOf(e));
+    }
+  }, [kind, studio, search]);
+  useEffect(() => {
+    load();
+  }, [load]);
+
+  async function act(rule: Rule, action: 'publish' | 'unpublish' | 'restore' | 'delete') {
+    try {
+      if (action === 'delete') await call('DELETE', `${base(kind, studio)}/${encodeURIComponent(rule.id)}`);
+      else await call('POST', `${base(kind, studio)}/${encodeURIComponent(rule.id)}/${action}`);
+      await load();
+    } catch (e) {
+      setError(errorOf(e));
+    }
+  }
+
+  const sort = query.get('sort') ?? '';
+  return (
+    <>
+      <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Search
+          <input
+            type="search"
+            defaultValue={query.get('searchQuery') ?? ''}
+            onChange={(e) => setQuery({ searchQuery: e.target.value, page: undefined })}
+          />
+        </label>
+        <label>
+          Type
+          <select
+            value={query.get('types') ?? ''}
+            onChange={(e) => setQuery({ types: e.target.value, page: undefined })}
+          >
+            <option value="">any</option>
+            {TYPES[kind].map((t) => (
+              <option key={t}>{t}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          State
+          <select
+            value={query.get('publishState') ?? ''}
+            onChange={(e) => setQuery({ publishState: e.target.value, page: undefined })}
+          >
+            <option value="">any</option>
+            <option value="DRAFT">draft</option>
+            <option value="PUBLISHED">published</option>
+            <option value="PUBLISHED_WITH_DRAFT_EDITS">published with draft edits</option>
+          </select>
+        </label>
+        <label>
+          Sort
+          <select value={sort} onChange={(e) => setQuery({ sort: e.target.value })}>
+            <option value="">default</option>
+            <option value="name,asc">name ↑</option>
+            <option value="name,desc">name ↓</option>
+            <option value="lastModified,desc">last modified, newest first</option>
+            <option value="precedence,desc">precedence</option>
+          </select>
+        </label>
+        {editable && (
+          <button
+            type="button"
+            className="primary"
+            onClick={() => navigate(`${root}/new?studio=${encodeURIComponent(studio)}`)}
+          >
+            New {kind === 'rules' ? 'rule' : 'rewrite'}
+          </button>
+        )}
+      </form>
+      {error && (
+        <p className="error" role="alert">
+          {error.message}
+        </p>
+      )}
+      {bulkable && (
+        <div className="toolbar">
+          <button type="button" disabled={selected.size === 0} onClick={publishSelected}>
+            Publish selected ({selected.size})
+          </button>
+          {bulk && (
+            <label>
+              Bulk publish: {bulk.status.toLowerCase()}, {bulk.counts.published} published,{' '}
+              {bulk.counts.failed} failed of {bulk.total}
+              <progress max={bulk.total} value={bulk.counts.published + bulk.counts.failed} />
+            </label>
+          )}
+        </div>
+      )}
+      <PagedTable
+        caption={`${page.totalElements} ${kind} in ${studio}`}
+        columns={[
+          ...(bulkable
+            ? [
+                <span key="selected" className="visually-hidden">
+                  Selected
+                </span>,
+              ]
+            : []),
+          'Name',
+          'Type',
+          'State',
+          'Last modified',
+          ...(kind === 'rules' ? ['Conflicts'] : []),
+          'Actions',
+        ]}
+        items={rows}
+        page={page}
+        empty="Nothing matches."
+        row={(rule) => (
+          <tr key={rule.id}>
+            {bulkable && (
+              <td>
+                <input
+                  type="checkbox"
+                  aria-label={`Select ${titleOf(rule)}`}
+                  checked={selected.has(rule.id)}
+                  onChange={(e) => {
+                    const next = new Set(selected);
+                    if (e.target.checked) next.add(rule.id);
+                    else next.delete(rule.id);
+                    setSelected(next);
+                  }}
+                />
+              </td>
+            )}
+            <td>
+              <Link to={`${root}/${encodeURIComponent(rule.id)}?studio=${encodeURIComponent(studio)}`}>
+                {titleOf(rule)}
+              </Link>
+            </td>
+            <td>{rule.type}</td>
+            <td>
+              {rule.markedForDeletion ? 'deleted' : rule.publishState.toLowerCase().replaceAll('_', ' ')}
+            </td>
+            <td>
+              {new Date(rule.lastModified).toLocaleString()} by {rule.lastModifiedBy}
+            </td>
+            {kind === 'rules' && (
+              <td>
+                <Conflicts rule={rule} studio={studio} />
+              </td>
+            )}
+            <td>
+              {editable && !rule.markedForDeletion && rule.publishState !== 'PUBLISHED' && (
+                <button
+                  type="button"
+                  aria-label={`Publish ${titleOf(rule)}`}
+                  onClick={() => act(rule, 'publish')}
+                >
+                  Publish
+                </button>
+              )}{' '}
+              {editable && rule.published && (
+                <button
+                  type="button"
+                  aria-label={`Unpublish ${titleOf(rule)}`}
+                  onClick={() => act(rule, 'unpublish')}
+                >
+                  Unpublish
+                </button>
+              )}{' '}
+              {editable && !rule.markedForDeletion && (
+                <button
+                  type="button"
+                  aria-label={`Delete ${titleOf(rule)}`}
+                  onClick={() => act(rule, 'delete')}
+                >
+                  Delete
+                </button>
+              )}
+              {editable && rule.markedForDeletion && (
+                <button
+                  type="button"
+                  aria-label={`Restore ${titleOf(rule)}`}
+                  onClick={() => act(rule, 'restore')}
+                >
+                  Restore
+                </button>
+              )}
+            </td>
+          </tr>
+        )}
+      />
+      {kind === 'rules' && <TryQuery studio={studio} />}
+    </>
+  );
+}
+
+/** A rule's conflicts in the listing: each other rule, linked, and why they act against each other. */
+function Conflicts({ rule, studio }: { rule: Rule; studio: string }) {
+  const conflicts = rule.conflicts ?? [];
+  if (conflicts.length === 0) return <span>none</span>;
+  return (
+    <details className="conflicts">
+      <summary>
+        <span className="warning">
+          {conflicts.length}
+          {rule.conflictsTruncated ? '+' : ''} {conflicts.length === 1 ? 'conflict' : 'conflicts'}
+        </span>
+      </summary>
+      <ul aria-label={`Conflicts of ${titleOf(rule)}`}>
+        {conflicts.map((c) => (
+          <li key={c.id}>
+            <Link to={`/rules/${encodeURIComponent(c.id)}?studio=${encodeURIComponent(studio)}`}>
+              {c.name}
+            </Link>{' '}
+            ({c.type}): {c.reason}
+          </li>
+        ))}
+        {rule.conflictsTruncated && <li>and more (the listing stops counting at its cap)</li>}
+      </ul>
+    </details>
+  );
+}

@@ -1,0 +1,211 @@
+// A query profile's settings: created (with its id) or replaced, the API's messages shown
+// beside the field they are about.
+import { type FormEvent, useEffect, useState } from 'react';
+import { api, type ErrorBody, errorOf, messageFor } from '../../api/client';
+import type { components } from '../../api/schema';
+import { defaultsOf, linesOf, listOf } from './params';
+
+export type Profile = components['schemas']['QueryProfile'];
+
+/** The choices the form offers: the app's clusters, the studios, the typeahead instances. */
+function useChoices(app: string) {
+  const [choices, setChoices] = useState<{ clusters: string[]; studios: string[]; instances: string[] }>({
+    clusters: [],
+    studios: [],
+    instances: [],
+  });
+  useEffect(() => {
+    Promise.all([
+      api.GET('/api/apps/{app}/searchCluster', { params: { path: { app } } }),
+      api.GET('/api/studios'),
+      api.GET('/api/typeahead/instances'),
+    ]).then(([clusters, studios, instances]) =>
+      setChoices({
+        clusters: ((clusters.data ?? []) as unknown as { id: string }[]).map((c) => c.id),
+        studios: (studios.data ?? []).map((s) => s.id),
+        instances: (instances.data ?? []).map((i) => i.id),
+      }),
+    );
+  }, [app]);
+  return choices;
+}
+
+function Message({ error, field }: { error: ErrorBody | undefined; field: string }) {
+  const message = messageFor(error, field);
+  return message ? (
+    <span className="field-error" id={`profile-${field}-error`}>
+      {message}
+    </span>
+  ) : null;
+}
+
+export function ProfileForm({
+  app,
+  profile,
+  onSaved,
+  onCancel,
+}: {
+  app: string;
+  profile: Profile | undefined;
+  onSaved: (profile: Profile) => void;
+  onCancel: () => void;
+}) {
+  const choices = useChoices(app);
+  const [error, setError] = useState<ErrorBody>();
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? '').trim();
+    const timeout = text('timeoutMs');
+    const settings = {
+      searchCluster: text('searchCluster'),
+      collection: text('collection'),
+      ...(text('studio') ? { studio: text('studio') } : {}),
+      ...(text('typeahead') ? { typeahead: text('typeahead') } : {}),
+      defaults: defaultsOf(text('defaults')),
+      allowedParams: listOf(text('allowedParams')),
+      logSearches: form.get('logSearches') === 'on',
+      ...(timeout ? { timeoutMs: Number(timeout) } : {}),
+    };
+    const { data, error } = profile
+      ? await api.PUT('/api/apps/{app}/query-profiles/{id}', {
+          params: { path: { app, id: profile.id } },
+          body: settings,
+        })
+      : await api.POST('/api/apps/{app}/query-profiles', {
+          params: { path: { app } },
+          body: { id: text('id'), ...settings },
+        });
+    if (data) {
+      setError(undefined);
+      onSaved(data);
+    } else setError(errorOf(error));
+  }
+
+  const described = (field: string) => ({
+    'aria-describedby': `profile-${field}-error`,
+    'aria-invalid': messageFor(error, field) !== undefined,
+  });
+  return (
+    <form
+      className="card profile-form"
+      onSubmit={save}
+      aria-label={profile ? `Edit profile ${profile.id}` : 'New query profile'}
+    >
+      <h2>{profile ? `Profile ${profile.id}` : 'New query profile'}</h2>
+      {!profile && (
+        <div className="field">
+          <label htmlFor="profile-id">Profile id</label>
+          <input id="profile-id" name="id" required {...described('id')} />
+          <Message error={error} field="id" />
+        </div>
+      )}
+      <div className="field">
+        <label htmlFor="profile-cluster">Search cluster</label>
+        <select
+          id="profile-cluster"
+          name="searchCluster"
+          defaultValue={profile?.searchCluster ?? ''}
+          {...described('searchCluster')}
+        >
+          <option value="">choose one</option>
+          {choices.clusters.map((c) => (
+            <option key={c}>{c}</option>
+          ))}
+        </select>
+        <Message error={error} field="searchCluster" />
+      </div>
+      <div className="field">
+        <label htmlFor="profile-collection">Collection</label>
+        <input
+          id="profile-collection"
+          name="collection"
+          defaultValue={profile?.collection ?? ''}
+          {...described('collection')}
+        />
+        <Message error={error} field="collection" />
+      </div>
+      <div className="field">
+        <label htmlFor="profile-studio">Studio (rules and rewrites)</label>
+        <select
+          id="profile-studio"
+          name="studio"
+          defaultValue={profile?.studio ?? ''}
+          {...described('studio')}
+        >
+          <option value="">none</option>
+          {choices.studios.map((s) => (
+            <option key={s}>{s}</option>
+          ))}
+        </select>
+        <Message error={error} field="studio" />
+      </div>
+      <div className="field">
+        <label htmlFor="profile-typeahead">Typeahead instance (search logging)</label>
+        <select
+          id="profile-typeahead"
+          name="typeahead"
+          defaultValue={profile?.typeahead ?? ''}
+          {...described('typeahead')}
+        >
+          <option value="">none</option>
+          {choices.instances.map((i) => (
+            <option key={i}>{i}</option>
+          ))}
+        </select>
+        <Message error={error} field="typeahead" />
+      </div>
+      <div className="field">
+        <label htmlFor="profile-defaults">Default Solr parameters (name=value, one a line)</label>
+        <textarea
+          id="profile-defaults"
+          name="defaults"
+          rows={5}
+          spellCheck={false}
+          defaultValue={linesOf(profile?.defaults)}
+          {...described('defaults')}
+        />
+        <Message error={error} field="defaults" />
+      </div>
+      <div className="field">
+        <label htmlFor="profile-allowed">Shopper parameters passed on (comma-separated)</label>
+        <input
+          id="profile-allowed"
+          name="allowedParams"
+          defaultValue={profile?.allowedParams.join(', ') ?? 'rows, start, fq, sort'}
+          {...described('allowedParams')}
+        />
+        <Message error={error} field="allowedParams" />
+      </div>
+      <div className="field">
+        <label htmlFor="profile-timeout">Solr timeout (ms)</label>
+        <input
+          id="profile-timeout"
+          name="timeoutMs"
+          type="number"
+          defaultValue={profile?.timeoutMs ?? 5000}
+          {...described('timeoutMs')}
+        />
+        <Message error={error} field="timeoutMs" />
+      </div>
+      <label className="inline">
+        <input name="logSearches" type="checkbox" defaultChecked={profile?.logSearches ?? true} /> Log
+        searches into the typeahead instance
+      </label>
+      {error && !error.errors?.length && (
+        <p className="error" role="alert">
+          {error.message}
+        </p>
+      )}
+      <div className="toolbar">
+        <button type="submit" className="primary">
+          Save profile
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

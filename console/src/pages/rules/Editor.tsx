@@ -1,0 +1,236 @@
+// The editor of a rule or rewrite: the common fields and the type's own fields as inputs,
+// the API's messages beside each field, a JSON view of what is sent (advanced), publishing,
+// and the staging-vs-live difference.
+import { type FormEvent, useEffect, useState } from 'react';
+import { type ErrorBody, errorOf, mayEdit, messageFor, type Session } from '../../api/client';
+import { Link, navigate } from '../../router';
+import { type FieldTexts, KindFields, kindFieldNames, textsOf, valuesOf } from './KindFields';
+import { base, call, type Kind, kindFields, type Rule, TYPES, titleOf } from './shared';
+
+/** The fields whose staging value differs from the live one: [field, staging, live]. */
+function differences(rule: Rule): [string, string, string][] {
+  const live = (rule.liveContent ?? {}) as Record<string, unknown>;
+  const staging = rule as unknown as Record<string, unknown>;
+  return Object.keys(live)
+    .filter((name) => JSON.stringify(live[name]) !== JSON.stringify(staging[name]))
+    .map((name) => [name, JSON.stringify(staging[name], null, 1), JSON.stringify(live[name], null, 1)]);
+}
+
+const COMMON_FIELDS = ['name', 'type', 'description', 'conditions'];
+
+export function Editor({
+  kind,
+  studio,
+  id,
+  session,
+}: {
+  kind: Kind;
+  studio: string;
+  id: string | undefined;
+  session: Session;
+}) {
+  const [rule, setRule] = useState<Rule>();
+  const [type, setType] = useState(TYPES[kind][0]!);
+  const [texts, setTexts] = useState<FieldTexts>(() => textsOf(TYPES[kind][0]!));
+  const [error, setError] = useState<ErrorBody>();
+  const [saved, setSaved] = useState<string>();
+  const editable = mayEdit(session, 'rules', studio);
+  const root = kind === 'rules' ? '/rules' : '/rewrites';
+
+  useEffect(() => {
+    if (id === undefined) return;
+    call('GET', `${base(kind, studio)}/${encodeURIComponent(id)}`)
+      .then((data) => {
+        const loaded = data as Rule;
+        setRule(loaded);
+        setType(loaded.type);
+        setTexts(textsOf(loaded.type, kindFields(loaded as unknown as Record<string, unknown>)));
+      })
+      .catch((e) => setError(errorOf(e)));
+  }, [kind, studio, id]);
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const queries = String(form.get('queries') ?? '')
+      .split(',')
+      .map((q) => q.trim())
+      .filter(Boolean);
+    const body = {
+      ...(rule ? { ...rule, liveContent: undefined } : {}),
+      ...valuesOf(type, texts),
+      type,
+      ...(kind === 'rules' ? { name: String(form.get('name')) } : {}),
+      description: String(form.get('description') ?? ''),
+      ...(kind === 'rules' ? { conditions: { ...(rule?.conditions ?? {}), queries } } : {}),
+    };
+    try {
+      const answer = (await (rule
+        ? call('PUT', `${base(kind, studio)}/${encodeURIComponent(rule.id)}`, body)
+        : call('POST', base(kind, studio), body))) as Rule;
+      setError(undefined);
+      setSaved(`Saved ${titleOf(answer)}`);
+      setRule(answer);
+      if (!rule)
+        navigate(`${root}/${encodeURIComponent(answer.id)}?studio=${encodeURIComponent(studio)}`, true);
+    } catch (e) {
+      setSaved(undefined);
+      setError(errorOf(e));
+    }
+  }
+
+  async function publish(current: Rule) {
+    try {
+      setRule(
+        (await call('POST', `${base(kind, studio)}/${encodeURIComponent(current.id)}/publish`)) as Rule,
+      );
+      setSaved('Published');
+    } catch (e) {
+      setError(errorOf(e));
+    }
+  }
+
+  const field = (name: string) => {
+    const message = messageFor(error, name);
+    return message ? (
+      <span className="field-error" id={`${name}-error`}>
+        {message}
+      </span>
+    ) : null;
+  };
+  // Messages about no field shown here (a check across fields, a conflict) go below the form.
+  const shown = [...COMMON_FIELDS, ...kindFieldNames(type)];
+  const otherMessages = error?.errors?.filter(
+    (e) => !shown.some((f) => e.field === f || e.field.startsWith(`${f}.`) || e.field.startsWith(`${f}[`)),
+  );
+
+  return (
+    <>
+      <p>
+        <Link to={`${root}?studio=${encodeURIComponent(studio)}`}>Back to the list</Link>
+      </p>
+      <form
+        className="card"
+        onSubmit={save}
+        aria-label={rule ? `Edit ${titleOf(rule)}` : `New ${kind === 'rules' ? 'rule' : 'rewrite'}`}
+      >
+        <fieldset disabled={!editable} className="editor">
+          <legend className="visually-hidden">{kind === 'rules' ? 'Rule' : 'Rewrite'}</legend>
+          {kind === 'rules' && (
+            <div className="field">
+              <label htmlFor="rule-name">Name</label>
+              <input
+                id="rule-name"
+                name="name"
+                defaultValue={rule?.name ?? ''}
+                key={`name-${rule?.id}`}
+                aria-invalid={!!messageFor(error, 'name')}
+                aria-describedby="name-error"
+              />
+              {field('name')}
+            </div>
+          )}
+          <div className="field">
+            <label htmlFor="rule-type">Type</label>
+            <select
+              id="rule-type"
+              name="type"
+              value={type}
+              disabled={rule !== undefined}
+              aria-describedby="type-error"
+              onChange={(e) => {
+                setType(e.target.value as Rule['type']);
+                setTexts(textsOf(e.target.value));
+              }}
+            >
+              {TYPES[kind].map((t) => (
+                <option key={t}>{t}</option>
+              ))}
+            </select>
+            {field('type')}
+          </div>
+          <div className="field">
+            <label htmlFor="rule-description">Description</label>
+            <input
+              id="rule-description"
+              name="description"
+              defaultValue={rule?.description ?? ''}
+              key={`d-${rule?.id}`}
+              aria-describedby="description-error"
+            />
+            {field('description')}
+          </div>
+          {kind === 'rules' && (
+            <div className="field">
+              <label htmlFor="rule-queries">Queries (comma-separated)</label>
+              <input
+                id="rule-queries"
+                name="queries"
+                defaultValue={rule?.conditions.queries.join(', ') ?? ''}
+                key={`q-${rule?.id}`}
+                aria-describedby="conditions-error"
+              />
+              {field('conditions')}
+            </div>
+          )}
+          <KindFields type={type} texts={texts} onChange={setTexts} error={error} />
+          <details>
+            <summary>JSON of the {type}'s own fields (advanced)</summary>
+            <pre>{JSON.stringify(valuesOf(type, texts), null, 2)}</pre>
+          </details>
+          {otherMessages && otherMessages.length > 0 && (
+            <p className="error" role="alert">
+              {otherMessages.map((e) => `${e.field}: ${e.message}`).join('; ')}
+            </p>
+          )}
+          {error && !error.errors && (
+            <p className="error" role="alert">
+              {error.message}
+            </p>
+          )}
+          {saved && <p role="status">{saved}</p>}
+          {editable && (
+            <div className="toolbar">
+              <button type="submit" className="primary">
+                Save
+              </button>
+              {rule && !rule.markedForDeletion && rule.publishState !== 'PUBLISHED' && (
+                <button type="button" onClick={() => publish(rule)}>
+                  Publish
+                </button>
+              )}
+            </div>
+          )}
+        </fieldset>
+      </form>
+      {rule && rule.publishState === 'PUBLISHED_WITH_DRAFT_EDITS' && (
+        <section className="card" aria-label="Staging and live">
+          <h2>Staging and live</h2>
+          <table>
+            <caption className="visually-hidden">What differs between staging and live</caption>
+            <thead>
+              <tr>
+                <th scope="col">Field</th>
+                <th scope="col">Staging</th>
+                <th scope="col">Live</th>
+              </tr>
+            </thead>
+            <tbody>
+              {differences(rule).map(([name, staging, live]) => (
+                <tr key={name}>
+                  <th scope="row">{name}</th>
+                  <td>
+                    <pre>{staging}</pre>
+                  </td>
+                  <td>
+                    <pre>{live}</pre>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </>
+  );
+}

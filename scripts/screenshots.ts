@@ -1,0 +1,171 @@
+// `npm run screenshots`: every page of the console at 1280×800, written to docs/console/, from
+// the real service on a fresh SQLite database with some content, through Debian's Chromium.
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  ADMIN,
+  browserSkipReason,
+  csrfTokenOf,
+  launchChromium,
+  seed,
+  startConsoleService,
+  startEchoingSolr,
+} from '../test/helpers/console.js';
+
+const out = fileURLToPath(new URL('../docs/console/', import.meta.url));
+const why = browserSkipReason();
+if (why) {
+  console.error(why);
+  process.exit(1);
+}
+mkdirSync(out, { recursive: true });
+const service = await startConsoleService();
+const browser = await launchChromium();
+const solr = await startEchoingSolr();
+try {
+  await seed(service);
+  // Searches over the last day, for the chart: more in the evening than at night.
+  const now = Date.now();
+  await service.admin(
+    'POST',
+    '/api/typeahead/instances/shop-en/search-logs',
+    Array.from({ length: 30 }, (_, hour) => ({
+      query: ['electric kettle', 'elastic band', 'toaster'][hour % 3],
+      count: 5 + Math.round(20 * Math.abs(Math.sin(hour / 5))),
+      timestamp: new Date(now - hour * 3_600_000).toISOString(),
+    })),
+  );
+  await service.admin('POST', '/api/apps/shop/searchCluster', {
+    id: 'catalogue',
+    cloud: false,
+    connectString: solr.baseUrl,
+  });
+  await service.admin('POST', '/api/apps/shop/query-profiles', {
+    id: 'web',
+    searchCluster: 'catalogue',
+    collection: 'products',
+    studio: 'shop',
+    typeahead: 'shop-en',
+    defaults: { rows: 10, defType: 'edismax', qf: 'name^2 description', fl: 'id,name' },
+    allowedParams: ['rows', 'start', 'fq', 'sort'],
+  });
+  await service.admin('POST', '/api/apps/shop/query-profiles/web/keys');
+  await service.admin('POST', '/api/studios/shop/clients', {
+    name: 'feed importer',
+    scopes: ['commercestudio.rules'],
+  });
+  await service.admin('POST', '/api/studios/shop/clients', { name: 'ci' });
+  await service.admin('PUT', '/api/typeahead/instances/shop-en/terms', {
+    included: ['Elastic band', 'Electric kettle', 'Electric toothbrush'],
+    excluded: ['elbow grease'],
+  });
+  await service.admin('PUT', '/api/links', {
+    subject: 'app:shop',
+    object: 'search-cluster:products',
+    linkType: 'dependsOn',
+  });
+  await service.admin('PUT', '/api/links', {
+    subject: 'app:shop',
+    object: 'index:products',
+    linkType: 'relatesTo',
+  });
+
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${service.url}/console`);
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  await page.screenshot({ path: `${out}sign-in.png` });
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+
+  // A few rules, when the Rules API takes the session (made through the console itself).
+  await page.goto(`${service.url}/console/rules?studio=shop`);
+  const rules = await page.request.get(`${service.url}/studios/shop/em-rules`);
+  if (rules.ok()) {
+    for (const [name, values] of [
+      ['Block discontinued kettles', 'K-100\nK-200'],
+      ['Block recalled chargers', 'C-9'],
+    ] as const) {
+      await page.goto(`${service.url}/console/rules/new?studio=shop`);
+      await page.getByLabel('Name', { exact: true }).fill(name);
+      await page.getByLabel('Values (one a line)').fill(values);
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Saved ${name}` })
+        .waitFor();
+    }
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('status').filter({ hasText: 'Published' }).waitFor();
+    await page.screenshot({ path: `${out}rule-editor.png` });
+    // A boost of a blocked kettle: a conflict in the listing; a misspelling for the workbench.
+    const headers = { 'x-csrf-token': await csrfTokenOf(page, service.url) };
+    await page.request.post(`${service.url}/studios/shop/em-rules`, {
+      headers,
+      data: {
+        type: 'boostList',
+        name: 'Boost kettles',
+        fieldName: 'id',
+        fieldValues: ['K-100', 'K-300'],
+        boost: 20,
+      },
+    });
+    const rewrite = await page.request.post(`${service.url}/studios/shop/query-rewrites`, {
+      headers,
+      data: { type: 'misspelling', misspelling: 'ketle', correction: 'kettle' },
+    });
+    const { id } = (await rewrite.json()) as { id: string };
+    await page.request.post(`${service.url}/studios/shop/query-rewrites/${id}/publish`, { headers });
+  } else {
+    console.warn(`rules: ${rules.status()} with the session; the Rules pages are shown empty`);
+  }
+
+  const shots: [string, string, (() => Promise<void>)?][] = [
+    ['rules', '/rules?studio=shop'],
+    ['rewrites', '/rewrites?studio=shop'],
+    [
+      'typeahead',
+      '/typeahead?instance=shop-en',
+      async () => {
+        await page.getByLabel('Preview suggestions').fill('ele');
+        await page.getByRole('list', { name: 'Suggestions' }).getByText('Electric kettle').waitFor();
+      },
+    ],
+    ['objects', '/objects?object=app:shop', () => page.waitForTimeout(1000)],
+    [
+      'search-clusters',
+      '/clusters',
+      async () => {
+        await page.getByRole('button', { name: 'Check products' }).click();
+        await page.getByRole('cell', { name: 'zookeeper-connect' }).waitFor({ timeout: 30_000 });
+      },
+    ],
+    [
+      'query-profiles',
+      '/query-profiles?app=shop&profile=web',
+      async () => {
+        const workbench = page.getByRole('region', { name: 'Workbench of web' });
+        await workbench.getByLabel("Shopper's query").fill('ketle');
+        await workbench.getByRole('button', { name: 'Send query' }).click();
+        await workbench.getByText('Rewritten query: kettle').waitFor();
+        await workbench.getByRole('table', { name: 'Rules that fired' }).scrollIntoViewIfNeeded();
+      },
+    ],
+    ['api-clients', '/api-clients?studio=shop'],
+    ['users', '/users'],
+    ['history', '/history'],
+  ];
+  for (const [name, path, prepare] of shots) {
+    await page.goto(`${service.url}/console${path}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await prepare?.();
+    await page.screenshot({ path: `${out}${name}.png` });
+    console.log(`wrote docs/console/${name}.png`);
+  }
+} finally {
+  await solr.close();
+  await browser.close();
+  await service.stop();
+}

@@ -1,0 +1,156 @@
+// The state of evaluation on one node: a compiled index per studio, kept in step with the
+// database's live rules and rewrites through the shared change feed.
+import { Gauge } from 'prom-client';
+import type { AppContext } from '../http/area.js';
+import { ChangeFeed } from '../storage/change-feed.js';
+import { CoalescingSync } from '../storage/coalescing-sync.js';
+import { isMissingParent } from '../storage/constraint-errors.js';
+import { type CompiledStudio, EMPTY_STUDIO } from './compiled-studio.js';
+import { EvaluationMetrics } from './evaluation-metrics.js';
+import { bumpLiveVersion, selectLiveVersions } from './repository.js';
+import type { RewriteSource } from './rewrite-source.js';
+import { type LiveChange, ServedStudio } from './served-studio.js';
+
+/** The channel on which nodes sharing a PostgreSQL database hear of each other's live changes. */
+const CHANNEL = 'searchdeck_evaluation';
+
+export interface RebuildStats {
+  /** Index updates since the node started: patches of the changed rules and fresh compilations. */
+  builds: number;
+  /** Of those, the studios compiled afresh (at start, for a new studio, or after a large change). */
+  fullBuilds: number;
+  /** How long the last update took (ms): reading what changed and compiling it. */
+  lastBuildMs: number;
+}
+
+export class EvaluationParts {
+  readonly feed: ChangeFeed;
+  readonly metrics: EvaluationMetrics;
+  readonly rebuilds: RebuildStats = { builds: 0, fullBuilds: 0, lastBuildMs: 0 };
+  readonly #ctx: AppContext;
+  readonly #rewrites: RewriteSource;
+  readonly #served = new Map<string, ServedStudio>();
+  /** The changes this node made, by studio and the live version each one moved it to. */
+  readonly #pending = new Map<string, Map<number, LiveChange>>();
+  readonly #syncing = new CoalescingSync(() => this.#syncOnce());
+
+  constructor(ctx: AppContext, rewrites: RewriteSource) {
+    this.#ctx = ctx;
+    this.#rewrites = rewrites;
+    this.feed = new ChangeFeed(this, ctx.store.notifications, ctx.log, CHANNEL);
+    this.metrics = new EvaluationMetrics(ctx.metrics);
+    const served = this.#served;
+    new Gauge({
+      name: 'searchdeck_evaluation_rules_resident',
+      help: 'Live rules held in the compiled evaluation indexes of this node',
+      registers: [ctx.metrics],
+      collect() {
+        let rules = 0;
+        for (const { studio } of served.values()) rules += studio.ruleCount;
+        this.set(rules);
+      },
+    });
+  }
+
+  /** The compiled live rules and rewrites of a studio, from memory only. */
+  studio(studioId: string): CompiledStudio {
+    return this.#served.get(studioId)?.studio ?? EMPTY_STUDIO;
+  }
+
+  /** The rewrites a preview of staging content uses. */
+  get rewrites(): RewriteSource {
+    return this.#rewrites;
+  }
+
+  /**
+   * A studio's live rules or rewrites changed (a publish, unpublish or removal, committed):
+   * moves its version on, tells the other nodes, and updates this node's index. `change` says
+   * what changed when the caller knows (then only that is read again). Never throws.
+   */
+  async liveChanged(studioId: string, change?: LiveChange): Promise<void> {
+    const { db } = this.#ctx.store;
+    try {
+      const version = await bumpLiveVersion(db, studioId);
+      if (change !== undefined) {
+        const pending = this.#pending.get(studioId) ?? new Map<number, LiveChange>();
+        pending.set(version, change);
+        this.#pending.set(studioId, pending);
+      }
+      await this.feed.announce(db, studioId);
+      await this.sync();
+    } catch (error) {
+      // A studio deleted meanwhile has no index to rebuild; anything else, the poll retries.
+      if (!isMissingParent(error)) this.#ctx.log.warn({ err: error, studioId }, 'evaluation: rebuild failed');
+    }
+  }
+
+  /** Rebuilds the index of every studio whose live version moved; one sync at a time. */
+  sync(): Promise<void> {
+    return this.#syncing.run();
+  }
+
+  async start(): Promise<void> {
+    await this.sync();
+    this.feed.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.feed.stop();
+    await this.#syncing.settled();
+  }
+
+  async #syncOnce(): Promise<void> {
+    const versions = await selectLiveVersions(this.#ctx.store.db);
+    const present = new Set<string>();
+    for (const { studioId, version } of versions) {
+      present.add(studioId);
+      const served = this.#served.get(studioId);
+      if (served?.version !== version) await this.#update(studioId, served, version);
+      this.#forgetPending(studioId, version);
+    }
+    for (const studioId of this.#served.keys()) {
+      if (present.has(studioId)) continue;
+      this.#served.delete(studioId);
+      this.#pending.delete(studioId);
+    }
+  }
+
+  /** Brings a studio's index to `version`, read after it, so the content is at least that new. */
+  async #update(studioId: string, served: ServedStudio | undefined, version: number): Promise<void> {
+    const started = performance.now();
+    let full = true;
+    if (served === undefined) {
+      const source = { db: this.#ctx.store.db, studioId, rewrites: this.#rewrites };
+      this.#served.set(studioId, await ServedStudio.build(source, version));
+    } else {
+      const known = this.#knownChange(studioId, served.version, version);
+      full = known !== undefined ? await served.apply(known) : await served.catchUp();
+      served.version = version;
+    }
+    this.rebuilds.builds++;
+    if (full) this.rebuilds.fullBuilds++;
+    this.rebuilds.lastBuildMs = performance.now() - started;
+  }
+
+  /** What moved the studio from `from` to `to`, when this node made every one of those changes. */
+  #knownChange(studioId: string, from: number, to: number): LiveChange | undefined {
+    const pending = this.#pending.get(studioId);
+    if (pending === undefined) return undefined;
+    const rules = new Set<string>();
+    let rewrites = false;
+    for (let version = from + 1; version <= to; version++) {
+      const change = pending.get(version);
+      if (change === undefined) return undefined;
+      for (const id of change.rules) rules.add(id);
+      rewrites ||= change.rewrites;
+    }
+    return { rules: [...rules], rewrites };
+  }
+
+  #forgetPending(studioId: string, upTo: number): void {
+    const pending = this.#pending.get(studioId);
+    if (pending === undefined) return;
+    for (const version of pending.keys()) if (version <= upTo) pending.delete(version);
+    if (pending.size === 0) this.#pending.delete(studioId);
+  }
+}

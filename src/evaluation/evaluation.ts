@@ -1,0 +1,74 @@
+// What evaluation takes and answers, in domain terms: a shopper's query with its context,
+// and what the live rules and rewrites do to it.
+import type { RewriteType } from '../rewrites/rewrite.js';
+import type { RuleContent, RuleType } from '../rules/rule.js';
+
+/** A shopper's query and what narrows the rules that may fire on it. */
+export interface EvaluationInput {
+  q: string;
+  /** The moment evaluated (effective dates are compared with it). */
+  at: Date;
+  segments: readonly string[];
+  queryProfiles: readonly string[];
+  /** The filters the shopper applied, `field:value` split at the first colon. */
+  filters: ReadonlyArray<{ fieldName: string; value: string }>;
+  explain: boolean;
+}
+
+/** A rule content that may fire, with what ranks it among the others. */
+export interface EvaluatedRule {
+  id: string;
+  creationDate: string;
+  content: RuleContent;
+}
+
+export interface AppliedRewrite {
+  id: string;
+  type: RewriteType;
+  from: string;
+  to: string;
+}
+
+export interface FiredRule {
+  id: string;
+  name: string;
+  type: RuleType;
+  precedence: number;
+}
+
+export interface Effect {
+  blocked: Array<{ fieldName: string; values: string[] }>;
+  boosts: Array<{ fieldName: string; value: string; weight: number }>;
+  buries: Array<{ fieldName: string; value: string; weight: number }>;
+  pins: Array<{ value: string; position: number }>;
+  redirect: string | null;
+  banners: Array<{ url: string; zone: string }>;
+}
+
+export interface SolrParams {
+  q: string;
+  fq: string[];
+  bq: string[];
+  elevateIds: string | null;
+  excludeIds: string | null;
+}
+
+/** A part of a rule's effect that another rule's took precedence over. */
+export interface LostEffect {
+  rule: { id: string; name: string };
+  /** What did not apply, e.g. `pin P1 at position 1`. */
+  lost: string;
+  /** The rule whose effect applied instead. */
+  to: { id: string; name: string };
+  reason: string;
+}
+
+export interface Evaluation {
+  query: string;
+  rewrittenQuery: string;
+  rewrites: AppliedRewrite[];
+  rules: FiredRule[];
+  effect: Effect;
+  solr: SolrParams;
+  explanation?: { lost: LostEffect[] };
+}

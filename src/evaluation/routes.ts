@@ -1,0 +1,77 @@
+// Evaluation of live rules and rewrites: `/em-rules/evaluate` for search applications and
+// previews (bearer token of the studio), `/api/studios/{id}/evaluate` for admins.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Area } from '../http/area.js';
+import { adminErrors, IdString } from '../http/schemas.js';
+import { actorOf, requireBearer } from '../oauth/bearer-auth.js';
+import type { TokenService } from '../oauth/token-service.js';
+import type { EvaluationParts } from './evaluation-parts.js';
+import { EvaluateBody, EvaluateQuery, EvaluationResponse } from './schemas.js';
+import { EvaluationService } from './service.js';
+
+const tags = ['rules'];
+const errors = Object.fromEntries([400, 401, 403].map((status) => [status, Type.Ref('ErrorBody')]));
+
+/** The evaluation routes, answered from the compiled indexes of `parts`. */
+export function evaluationArea(tokens: TokenService, parts: EvaluationParts): Area {
+  return {
+    name: 'evaluation',
+    async admin(untyped, ctx) {
+      const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
+      const evaluation = new EvaluationService(ctx.store.db, parts, ctx.now);
+      api.get(
+        '/studios/:id/evaluate',
+        {
+          schema: {
+            tags: ['studios'],
+            operationId: 'evaluateStudioQuery',
+            summary: "Preview what a studio's live rules and rewrites do to a query",
+            params: Type.Object({ id: IdString }),
+            querystring: EvaluateQuery,
+            response: { 200: EvaluationResponse, ...adminErrors },
+          },
+        },
+        (request) => evaluation.evaluateForAdmin(request.params.id, request.query),
+      );
+    },
+    async public(app, ctx) {
+      const evaluation = new EvaluationService(ctx.store.db, parts, ctx.now);
+      for (const prefix of ['', '/studios/:studioId']) {
+        await app.register(
+          async (scope) => {
+            requireBearer(scope, ctx.store.db, tokens, 'commercestudio.rules');
+            const api = scope.withTypeProvider<TypeBoxTypeProvider>();
+            api.get(
+              '/em-rules/evaluate',
+              {
+                schema: {
+                  tags,
+                  operationId: 'evaluateQuery',
+                  summary: "What the studio's live rules and rewrites do to a shopper's query",
+                  querystring: EvaluateQuery,
+                  response: { 200: EvaluationResponse, ...errors },
+                },
+              },
+              (request) => evaluation.evaluate(actorOf(request).studioId, request.query),
+            );
+            api.post(
+              '/em-rules/evaluate',
+              {
+                schema: {
+                  tags,
+                  operationId: 'evaluateQueryPreview',
+                  summary: 'Evaluate a query given as JSON; `useStaging` previews the staging content',
+                  body: EvaluateBody,
+                  response: { 200: EvaluationResponse, ...errors },
+                },
+              },
+              (request) => evaluation.preview(actorOf(request).studioId, request.body),
+            );
+          },
+          { prefix },
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,288 @@
+// Query profiles: app-scoped, linked to the cluster, studio and typeahead instance they use
+// (so the links area's dependency check refuses deleting a cluster a profile uses), and
+// their search-only keys.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { getCluster } from '../clusters/service.js';
+import { SYSTEM_ACTOR } from '../history/actor.js';
+import { recordChange } from '../history/service.js';
+import { ConflictError, type FieldError, NotFoundError, ValidationError } from '../http/errors.js';
+import { appObject, putLink, removeLinksOf } from '../links/service.js';
+import type { Database } from '../storage/schema.js';
+import { inTransaction } from '../storage/transaction.js';
+import { studioExists } from '../studios/service.js';
+import { getInstance } from '../typeahead/service.js';
+import * as repository from './repository.js';
+import type { NewQueryKey, QueryKey, QueryProfile, QueryProfileBody } from './schemas.js';
+import { FORBIDDEN_PARAMS } from './solr-request.js';
+import type { QueryProfileTable } from './tables.js';
+
+const LINK_ORIGINATOR = 'query-profiles';
+export const DEFAULT_TIMEOUT_MS = 5000;
+const KEY_PREFIX = 'sdq_';
+
+/** A profile's name as an end of links. */
+export function profileObject(app: string, id: string): string {
+  return `query-profile:${app}/${id}`;
+}
+
+type Settings = Omit<QueryProfile, 'id' | 'searchCluster' | 'createdAt' | 'updatedAt'>;
+
+export function toProfile(row: QueryProfileTable): QueryProfile {
+  const settings = JSON.parse(row.settings) as Settings;
+  return {
+    id: row.id,
+    searchCluster: row.search_cluster,
+    ...settings,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function listProfiles(db: Kysely<Database>, app: string): Promise<QueryProfile[]> {
+  return (await repository.selectProfiles(db, app)).map(toProfile);
+}
+
+/** Every profile of every app (an export of everything). */
+export async function listAllProfiles(db: Kysely<Database>): Promise<Array<QueryProfile & { app: string }>> {
+  return (await repository.selectAllProfiles(db)).map((row) => ({ app: row.app, ...toProfile(row) }));
+}
+
+/** Whether the profile exists. */
+export async function profileExists(db: Kysely<Database>, app: string, id: string): Promise<boolean> {
+  return (await repository.selectProfile(db, app, id)) !== undefined;
+}
+
+export async function getProfile(db: Kysely<Database>, app: string, id: string): Promise<QueryProfile> {
+  const row = await repository.selectProfile(db, app, id);
+  if (!row) throw notFound(app, id);
+  return toProfile(row);
+}
+
+/** How a write was asked for: who makes it, and whether the cluster must already be in the app. */
+export interface WriteOptions {
+  actor?: string;
+  /**
+   * An objects import writes profiles before the links that put their clusters in the app's
+   * context: it asks only that the cluster exists (the document's links follow in the same
+   * transaction).
+   */
+  clusterInAnyApp?: boolean;
+}
+
+/** Creates (`create`) or creates-or-replaces (`put`) a profile, with its links and its history event. */
+export async function writeProfile(
+  db: Kysely<Database>,
+  app: string,
+  id: string,
+  body: QueryProfileBody,
+  mode: 'create' | 'put',
+  now: Date,
+  options: WriteOptions = {},
+): Promise<QueryProfile> {
+  await checkReferences(db, app, body, options.clusterInAnyApp === true);
+  const settings: Settings = {
+    collection: body.collection,
+    ...(body.studio === undefined ? {} : { studio: body.studio }),
+    ...(body.typeahead === undefined ? {} : { typeahead: body.typeahead }),
+    defaults: body.defaults ?? {},
+    allowedParams: [...new Set(body.allowedParams ?? [])],
+    logSearches: body.logSearches ?? true,
+    timeoutMs: body.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
+  const at = now.toISOString();
+  return inTransaction(db, async (trx) => {
+    const stored = await repository.selectProfile(trx, app, id);
+    if (stored && mode === 'create')
+      throw ConflictError.taken('id', `a query profile with id ${id} exists already in app ${app}`);
+    const row: QueryProfileTable = {
+      app,
+      id,
+      search_cluster: body.searchCluster,
+      settings: JSON.stringify(settings),
+      created_at: stored?.created_at ?? at,
+      updated_at: at,
+    };
+    if (mode === 'create') {
+      if (!(await repository.insertProfile(trx, row))) {
+        throw ConflictError.taken('id', `a query profile with id ${id} exists already in app ${app}`);
+      }
+    } else await repository.upsertProfile(trx, row);
+    const subject = profileObject(app, id);
+    await removeLinksOf(trx, subject);
+    const link = (object: string, linkType: 'inContextOf' | 'dependsOn') =>
+      putLink(trx, { subject, object, linkType, originator: LINK_ORIGINATOR }, now);
+    await link(appObject(app)!, 'inContextOf');
+    await link(`search-cluster:${body.searchCluster}`, 'dependsOn');
+    if (body.studio !== undefined) await link(`studio:${body.studio}`, 'dependsOn');
+    if (body.typeahead !== undefined) await link(`typeahead:${body.typeahead}`, 'dependsOn');
+    const after = toProfile(row);
+    const action = stored ? 'update' : 'create';
+    await recordChange(trx, {
+      actor: options.actor ?? SYSTEM_ACTOR,
+      action,
+      object: subject,
+      summary: `${action} query profile ${id} of app ${app}`,
+      ...(stored ? { before: toProfile(stored) } : {}),
+      after,
+      at: now,
+    });
+    return after;
+  });
+}
+
+export async function deleteProfile(
+  db: Kysely<Database>,
+  app: string,
+  id: string,
+  now: Date,
+  actor: string = SYSTEM_ACTOR,
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const stored = await repository.selectProfile(trx, app, id);
+    if (!stored || !(await repository.deleteProfile(trx, app, id))) throw notFound(app, id);
+    await removeLinksOf(trx, profileObject(app, id));
+    await recordChange(trx, {
+      actor,
+      action: 'delete',
+      object: profileObject(app, id),
+      summary: `delete query profile ${id} of app ${app}, its keys and links`,
+      before: toProfile(stored),
+      at: now,
+    });
+  });
+}
+
+/** A new search-only key of a profile; the key itself is in this answer only. */
+export async function createKey(
+  db: Kysely<Database>,
+  app: string,
+  profileId: string,
+  now: Date,
+  actor: string = SYSTEM_ACTOR,
+): Promise<NewQueryKey> {
+  const id = randomBytes(8).toString('hex');
+  const secret = randomBytes(24).toString('base64url');
+  const createdAt = now.toISOString();
+  await inTransaction(db, async (trx) => {
+    await getProfile(trx, app, profileId);
+    await repository.insertKey(trx, {
+      id,
+      app,
+      profile_id: profileId,
+      secret_hash: hashOf(secret),
+      created_at: createdAt,
+    });
+    // The key's id only: never the key, nor its hash.
+    await recordChange(trx, keyEvent(actor, 'create-key', app, profileId, id, now));
+  });
+  return { id, key: `${KEY_PREFIX}${id}_${secret}`, createdAt };
+}
+
+export async function listKeys(db: Kysely<Database>, app: string, profileId: string): Promise<QueryKey[]> {
+  await getProfile(db, app, profileId);
+  return (await repository.selectKeys(db, app, profileId)).map((row) => ({
+    id: row.id,
+    createdAt: row.created_at,
+  }));
+}
+
+export async function revokeKey(
+  db: Kysely<Database>,
+  app: string,
+  profileId: string,
+  keyId: string,
+  now: Date,
+  actor: string = SYSTEM_ACTOR,
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    if (!(await repository.deleteKey(trx, app, profileId, keyId))) {
+      throw new NotFoundError(`no key ${keyId} of query profile ${profileId} in app ${app}`);
+    }
+    await recordChange(trx, keyEvent(actor, 'revoke-key', app, profileId, keyId, now));
+  });
+}
+
+function keyEvent(actor: string, action: string, app: string, profileId: string, keyId: string, at: Date) {
+  const what = action === 'create-key' ? 'new search-only key' : 'revoked search-only key';
+  return {
+    actor,
+    action,
+    object: profileObject(app, profileId),
+    summary: `${what} ${keyId} of query profile ${profileId} of app ${app}`,
+    after: { keyId },
+    at,
+  };
+}
+
+/**
+ * Whether `key` (as sent, `sdq_…`) is a live key of the profile `app`/`profileId`, among the
+ * keys the node serves from memory (`keyOf` looks one up by its id).
+ */
+export function keyOpens(
+  keyOf: (id: string) => { app: string; profileId: string; hash: Buffer } | undefined,
+  key: string,
+  app: string,
+  profileId: string,
+): boolean {
+  if (!key.startsWith(KEY_PREFIX)) return false;
+  const rest = key.slice(KEY_PREFIX.length);
+  const separator = rest.indexOf('_');
+  if (separator !== 16) return false;
+  const stored = keyOf(rest.slice(0, separator));
+  if (!stored || stored.app !== app || stored.profileId !== profileId) return false;
+  const given = createHash('sha256')
+    .update(rest.slice(separator + 1))
+    .digest();
+  return given.length === stored.hash.length && timingSafeEqual(given, stored.hash);
+}
+
+/** Whether a credential looks like a search-only key (so other interfaces can refuse it plainly). */
+export function isQueryKey(credential: string): boolean {
+  return credential.startsWith(KEY_PREFIX);
+}
+
+// The secrets are 192 random bits: a plain digest is enough, no slow hash is needed.
+function hashOf(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+async function checkReferences(
+  db: Kysely<Database>,
+  app: string,
+  body: QueryProfileBody,
+  clusterInAnyApp: boolean,
+): Promise<void> {
+  const errors: FieldError[] = [];
+  for (const name of body.allowedParams ?? []) {
+    if (FORBIDDEN_PARAMS.has(name.toLowerCase())) {
+      errors.push({
+        field: 'allowedParams',
+        message: `allowedParams cannot name ${name}: a shopper may never send it`,
+      });
+    }
+  }
+  try {
+    await getCluster(db, body.searchCluster, clusterInAnyApp ? {} : { app });
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    const where = clusterInAnyApp ? '' : ` in app ${app}`;
+    errors.push({ field: 'searchCluster', message: `no search cluster ${body.searchCluster}${where}` });
+  }
+  if (body.studio !== undefined && !(await studioExists(db, body.studio))) {
+    errors.push({ field: 'studio', message: `no studio ${body.studio}` });
+  }
+  if (body.typeahead !== undefined) {
+    try {
+      await getInstance(db, body.typeahead);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      errors.push({ field: 'typeahead', message: `no typeahead instance ${body.typeahead}` });
+    }
+  }
+  if (errors.length > 0) throw new ValidationError(errors);
+}
+
+function notFound(app: string, id: string): NotFoundError {
+  return new NotFoundError(`no query profile ${id} in app ${app}`);
+}

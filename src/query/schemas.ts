@@ -1,0 +1,81 @@
+// Query profiles, their keys and the query endpoint on the wire.
+import Type, { type Static } from 'typebox';
+import { IdString } from '../http/schemas.js';
+
+/** Solr parameter names: letters, digits, `.`, `_`, `-` (no local params, no spaces). */
+const PARAM_NAME = '^[A-Za-z][A-Za-z0-9._-]{0,99}$';
+const ParamName = Type.String({ pattern: PARAM_NAME, maxLength: 100 });
+const ParamValue = Type.Union([
+  Type.String({ maxLength: 10_000 }),
+  Type.Number({ minimum: -1e15, maximum: 1e15 }),
+  Type.Boolean(),
+  Type.Array(Type.String({ maxLength: 10_000 }), { maxItems: 100 }),
+]);
+
+const settings = {
+  searchCluster: IdString,
+  collection: Type.String({ minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9._-]+$' }),
+  studio: Type.Optional(IdString),
+  typeahead: Type.Optional(IdString),
+  defaults: Type.Optional(
+    Type.Record(ParamName, ParamValue, {
+      maxProperties: 100,
+      description: 'Solr parameters every query of the profile sends (rows, fl, qf, defType, …)',
+    }),
+  ),
+  allowedParams: Type.Optional(
+    Type.Array(ParamName, {
+      maxItems: 100,
+      description: "The shopper's parameters passed on to Solr; every other one is dropped",
+    }),
+  ),
+  logSearches: Type.Optional(
+    Type.Boolean({ description: "Log the queries into the typeahead instance's search logs" }),
+  ),
+  timeoutMs: Type.Optional(
+    Type.Integer({ minimum: 50, maximum: 60_000, description: 'Per Solr request; default 5000' }),
+  ),
+};
+
+export const QueryProfileBody = Type.Object(settings, {
+  additionalProperties: false,
+  $id: 'QueryProfileBody',
+});
+export type QueryProfileBody = Static<typeof QueryProfileBody>;
+
+export const NewQueryProfileBody = Type.Object(
+  { id: IdString, ...settings },
+  { additionalProperties: false, $id: 'NewQueryProfileBody' },
+);
+export type NewQueryProfileBody = Static<typeof NewQueryProfileBody>;
+
+export const QueryProfileSchema = Type.Object(
+  {
+    id: Type.String(),
+    searchCluster: Type.String(),
+    collection: Type.String(),
+    studio: Type.Optional(Type.String()),
+    typeahead: Type.Optional(Type.String()),
+    defaults: Type.Record(Type.String(), ParamValue),
+    allowedParams: Type.Array(Type.String()),
+    logSearches: Type.Boolean(),
+    timeoutMs: Type.Integer(),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  { $id: 'QueryProfile' },
+);
+export type QueryProfile = Static<typeof QueryProfileSchema>;
+
+export const ProfileParams = Type.Object({ app: IdString, id: IdString });
+export const KeyParams = Type.Object({ app: IdString, id: IdString, keyId: IdString });
+export const QueryParams = Type.Object({ app: IdString, profile: IdString });
+
+export const QueryKeySchema = Type.Object({ id: Type.String(), createdAt: Type.String() });
+export const NewQueryKeySchema = Type.Object({
+  id: Type.String(),
+  key: Type.String({ description: 'The key, shown this once: send it as `Authorization: Bearer <key>`' }),
+  createdAt: Type.String(),
+});
+export type QueryKey = Static<typeof QueryKeySchema>;
+export type NewQueryKey = Static<typeof NewQueryKeySchema>;

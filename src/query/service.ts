@@ -1,0 +1,126 @@
+// A shopper's query through a profile: evaluation in process, the Solr request from the
+// profile's policy, a live node (round-robin, one retry on another node), Solr's answer with
+// the `fusion` object added, and the query counted for the typeahead instance.
+import type { Evaluation } from '../evaluation/evaluation.js';
+import type { EvaluationService } from '../evaluation/service.js';
+import { AppError, NotFoundError } from '../http/errors.js';
+import type { QueryParts } from './query-parts.js';
+import type { SolrOutcome } from './solr-client.js';
+import { readShopperRequest, solrRequest } from './solr-request.js';
+
+const ATTEMPTS = 2;
+
+export class QueryService {
+  constructor(
+    private readonly parts: QueryParts,
+    private readonly evaluation: EvaluationService,
+  ) {}
+
+  /** Solr's JSON answer with the `fusion` object added, as text. */
+  async query(app: string, profileId: string, search: URLSearchParams): Promise<string> {
+    const label = `${app}/${profileId}`;
+    const { metrics } = this.parts;
+    const shopper = readShopperRequest(search);
+    // From memory: the node's copy of the profiles follows the database (query-parts).
+    const served = this.parts.served.profile(app, profileId);
+    if (!served) throw new NotFoundError(`no query profile ${profileId} in app ${app}`);
+    const { profile, policy } = served;
+    const evaluation = this.evaluation.evaluate(profile.studio ?? '', {
+      q: shopper.q,
+      segment: shopper.segments,
+      queryProfile: [profileId],
+    });
+    if (evaluation.rules.length > 0) metrics.rulesFired.inc({ profile: label }, evaluation.rules.length);
+    const { body, dropped } = solrRequest(profile, shopper, evaluation, policy);
+    const form = body.toString();
+    let nodes: Awaited<ReturnType<QueryParts['nodesOf']>>;
+    try {
+      nodes = await this.parts.nodesOf(profile.searchCluster);
+    } catch (error) {
+      metrics.requests.inc({ profile: label, outcome: 'solr-failed' });
+      throw new AppError(
+        'solr-failed',
+        `cannot find the live Solr nodes of search cluster ${profile.searchCluster}`,
+        {
+          details: {
+            cluster: profile.searchCluster,
+            reason: error instanceof Error ? error.message : String(error),
+          },
+        },
+      );
+    }
+    const live = nodes.nodes.nodes();
+    if (live.length === 0) {
+      metrics.requests.inc({ profile: label, outcome: 'solr-failed' });
+      throw new AppError('solr-failed', `search cluster ${profile.searchCluster} has no live Solr node`, {
+        details: { cluster: profile.searchCluster },
+      });
+    }
+    const started = performance.now();
+    let failure: { node: string; outcome: Exclude<SolrOutcome, { ok: true }> } | undefined;
+    for (let attempt = 0; attempt < Math.min(ATTEMPTS, live.length); attempt++) {
+      const node = live[(nodes.start + attempt) % live.length]!;
+      const outcome = await this.parts.solr.select(
+        node,
+        profile.collection,
+        form,
+        nodes.nodes.credentials,
+        profile.timeoutMs,
+      );
+      if (outcome.ok) {
+        metrics.solrSeconds.observe({ profile: label }, (performance.now() - started) / 1000);
+        metrics.requests.inc({ profile: label, outcome: 'ok' });
+        if (profile.logSearches && profile.typeahead !== undefined)
+          this.parts.logs.add(profile.typeahead, shopper.q);
+        return withFusion(outcome.body, fusionOf(evaluation, node.name, dropped));
+      }
+      metrics.nodeFailures.inc({ cluster: profile.searchCluster, node: node.name, kind: outcome.kind });
+      failure = { node: node.name, outcome };
+      // Solr refused the request itself (4xx): another node would refuse it too.
+      if (outcome.kind === 'refused' && outcome.status !== undefined && outcome.status < 500) break;
+    }
+    metrics.solrSeconds.observe({ profile: label }, (performance.now() - started) / 1000);
+    const { node, outcome } = failure!;
+    const timeout = outcome.kind === 'timeout';
+    metrics.requests.inc({ profile: label, outcome: timeout ? 'solr-timeout' : 'solr-failed' });
+    const what =
+      outcome.kind === 'timeout'
+        ? `did not answer within ${profile.timeoutMs} ms`
+        : outcome.kind === 'unreachable'
+          ? `could not be reached (${outcome.detail})`
+          : `answered HTTP ${outcome.status}`;
+    throw new AppError(timeout ? 'solr-timeout' : 'solr-failed', `Solr node ${node} ${what}`, {
+      details: {
+        node,
+        cluster: profile.searchCluster,
+        collection: profile.collection,
+        ...(outcome.status === undefined ? {} : { status: outcome.status }),
+        solr: outcome.detail,
+      },
+    });
+  }
+}
+
+/** What the experience layer did, under the name Fusion gives it in its query answers. */
+function fusionOf(evaluation: Evaluation, node: string, dropped: string[]): object {
+  const { effect } = evaluation;
+  return {
+    'landing-pages': effect.redirect === null ? [] : [effect.redirect],
+    query: evaluation.query,
+    rewrittenQuery: evaluation.rewrittenQuery,
+    rewrites: evaluation.rewrites,
+    rules: evaluation.rules,
+    redirect: effect.redirect,
+    banners: effect.banners,
+    node,
+    droppedParams: dropped,
+  };
+}
+
+/** Solr's answer unchanged, with one more member at the end. */
+function withFusion(solrBody: string, fusion: object): string {
+  const end = solrBody.lastIndexOf('}');
+  const inner = solrBody.slice(0, end).trimEnd();
+  const separator = inner.endsWith('{') ? '' : ',';
+  return `${inner}${separator}"fusion":${JSON.stringify(fusion)}}`;
+}

@@ -1,0 +1,129 @@
+// The Solr request of a shopper's query: the profile's defaults, the shopper's parameters the
+// profile allows (every other one dropped), and what evaluation made of the query.
+import type { Evaluation } from '../evaluation/evaluation.js';
+import { ValidationError } from '../http/errors.js';
+
+/**
+ * Parameters a shopper may never send, whatever a profile allows: they pick another handler
+ * (`qt`), read or post other content (`stream.*`), reach other cores (`shards`), change the
+ * answer's format (`wt`), or are set from evaluation (`q`, `bq`, `elevateIds`, `excludeIds`).
+ */
+export const FORBIDDEN_PARAMS = new Set([
+  'qt',
+  'wt',
+  'q',
+  'bq',
+  'elevateids',
+  'excludeids',
+  'shards',
+  'shards.qt',
+  'shards.info',
+  'stream.body',
+  'stream.url',
+  'stream.file',
+  'stream.contenttype',
+  'json',
+  'echoparams',
+  'debug',
+  'debugquery',
+]);
+
+/** The query endpoint's own parameters: evaluation's context, never sent to Solr. */
+const CONTEXT_PARAMS = new Set(['q', 'segment']);
+
+const MAX_Q = 1000;
+const MAX_SEGMENTS = 100;
+
+/** What the endpoint reads of a shopper's parameters. */
+export interface ShopperRequest {
+  q: string;
+  segments: string[];
+  /** Every other parameter as sent, in order. */
+  params: Array<[string, string]>;
+}
+
+/** Splits a shopper's parameters into the query, the segments and the rest; 400 on a bad q. */
+export function readShopperRequest(search: URLSearchParams): ShopperRequest {
+  const qs = search.getAll('q');
+  if (qs.length > 1)
+    throw new ValidationError([{ field: 'q', message: 'q must be given once' }], 'invalid-parameter');
+  const q = qs[0] ?? '';
+  if (q.length > MAX_Q) {
+    throw new ValidationError(
+      [{ field: 'q', message: `q must be at most ${MAX_Q} characters` }],
+      'invalid-parameter',
+    );
+  }
+  const segments = search.getAll('segment');
+  if (segments.length > MAX_SEGMENTS || segments.some((s) => s.length === 0 || s.length > 100)) {
+    throw new ValidationError(
+      [{ field: 'segment', message: `at most ${MAX_SEGMENTS} segments of 1-100 characters` }],
+      'invalid-parameter',
+    );
+  }
+  const params: Array<[string, string]> = [];
+  for (const [name, value] of search) if (!CONTEXT_PARAMS.has(name)) params.push([name, value]);
+  return { q, segments, params };
+}
+
+export interface ProfileParams {
+  defaults: Record<string, string | number | boolean | string[]>;
+  allowedParams: readonly string[];
+}
+
+/**
+ * What a profile's policy comes to: worked out once when the profile is loaded into memory
+ * (served-profiles.ts), not per query.
+ */
+export interface ProfilePolicy {
+  allowed: ReadonlySet<string>;
+  defaults: ReadonlyArray<readonly [string, string]>;
+}
+
+/** The parameters a profile lets a shopper send (never a forbidden one), and its defaults as pairs. */
+export function profilePolicy(profile: ProfileParams): ProfilePolicy {
+  const defaults: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(profile.defaults)) {
+    for (const one of [value].flat()) defaults.push([name, String(one)]);
+  }
+  return {
+    allowed: new Set(profile.allowedParams.filter((name) => !FORBIDDEN_PARAMS.has(name.toLowerCase()))),
+    defaults,
+  };
+}
+
+/**
+ * The form body of the Solr request, and the names of the shopper's parameters dropped. The
+ * profile's policy is worked out here when the caller holds none prepared.
+ */
+export function solrRequest(
+  profile: ProfileParams,
+  shopper: ShopperRequest,
+  evaluation: Evaluation,
+  policy: ProfilePolicy = profilePolicy(profile),
+): { body: URLSearchParams; dropped: string[] } {
+  const body = new URLSearchParams();
+  const { allowed, defaults } = policy;
+  const fromShopper = new Set<string>();
+  const dropped = new Set<string>();
+  for (const [name, value] of shopper.params) {
+    // A local-params prefix (`{!…}`) would let a value pick its own parser, or fetch others.
+    if (allowed.has(name) && !value.trimStart().startsWith('{!')) fromShopper.add(name);
+    else dropped.add(name);
+  }
+  for (const [name, value] of defaults) {
+    if (fromShopper.has(name) && name !== 'fq') continue;
+    body.append(name, value);
+  }
+  for (const [name, value] of shopper.params) {
+    if (fromShopper.has(name) && !value.trimStart().startsWith('{!')) body.append(name, value);
+  }
+  const { solr } = evaluation;
+  body.set('q', solr.q);
+  for (const fq of solr.fq) body.append('fq', fq);
+  for (const bq of solr.bq) body.append('bq', bq);
+  if (solr.elevateIds !== null) body.set('elevateIds', solr.elevateIds);
+  if (solr.excludeIds !== null) body.set('excludeIds', solr.excludeIds);
+  body.set('wt', 'json');
+  return { body, dropped: [...dropped] };
+}

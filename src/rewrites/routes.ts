@@ -1,0 +1,189 @@
+// The Query Rewrites API (the rewrites half of Commerce Studio's Rules & Rewrites), at
+// `/query-rewrites…` and `/studios/{studioId}/query-rewrites…`, behind bearer tokens with
+// scope `commercestudio.rewrites`.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Area } from '../http/area.js';
+import { NoContent } from '../http/schemas.js';
+import { actorOf, requireBearer } from '../oauth/bearer-auth.js';
+import type { TokenService } from '../oauth/token-service.js';
+import { normaliseRewriteListingSyntax } from './listing.js';
+import {
+  RewriteBulkRequest,
+  RewriteBulkResult,
+  RewriteCreateBody,
+  RewriteListingQuery,
+  RewritePage,
+  RewriteResponse,
+  RewriteUpdateBody,
+} from './schemas.js';
+import { type LiveChangeListener, REWRITE_ACTIONS, RewritesService } from './service.js';
+
+const tags = ['rewrites'];
+const errors = Object.fromEntries([400, 401, 403, 404, 409].map((status) => [status, Type.Ref('ErrorBody')]));
+const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export interface RewritesAreaOptions {
+  /** Called after a commit that changed a studio's live rewrites (evaluation rebuilds its index). */
+  onLiveChange?: LiveChangeListener;
+}
+
+/** The listing's lists and enum values in the schema's form, before the schema checks them. */
+async function listingSyntax(request: FastifyRequest): Promise<void> {
+  request.query = normaliseRewriteListingSyntax(
+    request.query as Record<string, string | string[] | undefined>,
+  );
+}
+
+/** The Query Rewrites API, behind bearer tokens of the app's token service. */
+export function rewritesArea(tokens: TokenService, options: RewritesAreaOptions = {}): Area {
+  return {
+    name: 'rewrites',
+    async public(app, ctx) {
+      const listener = options.onLiveChange ?? (() => {});
+      // The change is committed: a failing listener must not turn it into an error answer.
+      const onLiveChange = (studioId: string) => {
+        try {
+          listener(studioId);
+        } catch (error) {
+          ctx.log.warn({ err: error, studioId }, 'a listener of live rewrite changes failed');
+        }
+      };
+      const rewrites = new RewritesService(ctx.store.db, ctx.now, onLiveChange);
+      for (const prefix of ['', '/studios/:studioId']) {
+        await app.register(
+          async (api) => {
+            requireBearer(api, ctx.store.db, tokens, 'commercestudio.rewrites');
+            rewritesApi(api, rewrites);
+          },
+          { prefix },
+        );
+      }
+    },
+  };
+}
+
+function rewritesApi(untyped: FastifyInstance, rewrites: RewritesService): void {
+  const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
+
+  api.get(
+    '/query-rewrites',
+    {
+      preValidation: listingSyntax,
+      schema: {
+        tags,
+        operationId: 'listQueryRewrites',
+        summary: 'List query rewrites',
+        querystring: RewriteListingQuery,
+        response: { 200: RewritePage, ...errors },
+      },
+    },
+    (request) => rewrites.list(actorOf(request).studioId, request.query),
+  );
+  api.post(
+    '/query-rewrites',
+    {
+      schema: {
+        tags,
+        operationId: 'createQueryRewrite',
+        summary: 'Create a query rewrite (DRAFT)',
+        body: RewriteCreateBody,
+        response: { 201: RewriteResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { rewrite, etag } = await rewrites.create(actorOf(request), request.body);
+      return reply.code(201).header('etag', etag).send(rewrite);
+    },
+  );
+  api.get(
+    '/query-rewrites/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'getQueryRewrite',
+        summary: 'A query rewrite (staging) with its live content',
+        params: IdParams,
+        response: { 200: RewriteResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { rewrite, etag } = await rewrites.get(actorOf(request).studioId, request.params.id);
+      reply.header('etag', etag);
+      return rewrite;
+    },
+  );
+  api.put(
+    '/query-rewrites/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'updateQueryRewrite',
+        summary: 'Replace the staging content (If-Match: lastModified or ETag)',
+        params: IdParams,
+        body: RewriteUpdateBody,
+        response: { 200: RewriteResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const ifMatch = request.headers['if-match'];
+      const { rewrite, etag } = await rewrites.update(
+        actorOf(request),
+        request.params.id,
+        request.body,
+        ifMatch,
+      );
+      reply.header('etag', etag);
+      return rewrite;
+    },
+  );
+  api.delete(
+    '/query-rewrites/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteQueryRewrite',
+        summary: 'Delete a draft; mark a published rewrite for deletion',
+        params: IdParams,
+        response: { 204: NoContent, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await rewrites.remove(actorOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+  for (const action of REWRITE_ACTIONS) {
+    api.post(
+      `/query-rewrites/:id/${action}`,
+      {
+        schema: {
+          tags,
+          operationId: `${action}QueryRewrite`,
+          summary: `${action[0]!.toUpperCase()}${action.slice(1)} a query rewrite`,
+          params: IdParams,
+          response: { 200: RewriteResponse, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { rewrite, etag } = await rewrites.act(action, actorOf(request), request.params.id);
+        reply.header('etag', etag);
+        return rewrite;
+      },
+    );
+  }
+  api.post(
+    '/query-rewrites/bulk',
+    {
+      schema: {
+        tags,
+        operationId: 'bulkQueryRewrites',
+        summary: 'Create, update, delete and publish many rewrites in one transaction',
+        body: RewriteBulkRequest,
+        response: { 200: RewriteBulkResult, ...errors },
+      },
+    },
+    (request) => rewrites.bulk(actorOf(request), request.body),
+  );
+}

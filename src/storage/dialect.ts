@@ -1,0 +1,19 @@
+// Where SQL must differ between the engines, repositories ask here which one a handle
+// speaks, so the question is answered in one place.
+import { type Kysely, PostgresAdapter } from 'kysely';
+import type { Database } from './schema.js';
+
+/** Whether the handle speaks to PostgreSQL (else SQLite). */
+export function onPostgres(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * Whether a transaction must take row locks itself to fix the order it takes them in:
+ * PostgreSQL locks a row when a statement first writes it, so two transactions writing the
+ * same rows in different orders can deadlock; a SQLite write transaction holds the whole
+ * database, so there the order cannot matter and no lock statement is needed.
+ */
+export function locksRowByRow(db: Kysely<Database>): boolean {
+  return onPostgres(db);
+}

@@ -1,0 +1,270 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { RewriteSource } from '../../src/evaluation/rewrite-source.js';
+import type { LiveRewrite } from '../../src/rewrites/rewrite.js';
+import { insertRules } from '../../src/rules/repository.js';
+import { NEW_RULE_META } from '../../src/rules/rule-rows.js';
+import { adminAuth, build, buildNodes, engines, skipReason } from '../helpers/app.js';
+import { createRule, studioWithToken, tokenFor } from '../rules/api.js';
+import { content } from '../rules/fixtures.js';
+
+for (const engine of engines) {
+  describe(`Evaluation follows live changes on ${engine}`, { skip: await skipReason(engine) }, () => {
+    test('a rule published on node A fires on node B within 2 seconds, and stops after unpublish', async (t) => {
+      const [a, b] = await buildNodes(t, engine, 2);
+      await b!.app.ready();
+      const access = await studioWithToken(a!.app, 'shop');
+      const onB = { authorization: `Bearer ${await tokenFor(b!.app, access.clientId, access.clientSecret)}` };
+      const rule = await createRule(a!.app, access, {
+        type: 'redirect',
+        name: 'Go',
+        url: 'https://x.example/',
+        conditions: { queries: ['laptop'] },
+      });
+      const redirectOnB = async () =>
+        (await b!.app.inject({ url: '/em-rules/evaluate?q=laptop', headers: onB })).json().effect.redirect;
+      const within = async (expected: string | null) => {
+        const started = Date.now();
+        while ((await redirectOnB()) !== expected) {
+          assert.ok(Date.now() - started < 2000, `node B still answers the old live set after 2 s`);
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        return Date.now() - started;
+      };
+      assert.equal(await redirectOnB(), null);
+      const publish = await a!.app.inject({
+        method: 'POST',
+        url: `/em-rules/${rule.id}/publish`,
+        headers: access.headers,
+      });
+      assert.equal(publish.statusCode, 200);
+      await within('https://x.example/');
+      await a!.app.inject({ method: 'POST', url: `/em-rules/${rule.id}/unpublish`, headers: access.headers });
+      await within(null);
+    });
+
+    test('node B follows a mix of changes made on node A by patching the rules that changed', async (t) => {
+      const [a, b] = await buildNodes(t, engine, 2);
+      await b!.app.ready();
+      const access = await studioWithToken(a!.app, 'shop');
+      const onB = { authorization: `Bearer ${await tokenFor(b!.app, access.clientId, access.clientSecret)}` };
+      const banner = (name: string, query: string) =>
+        createRule(a!.app, access, {
+          type: 'banner',
+          name,
+          bannerUrl: `https://b.example/${name}.png`,
+          conditions: { queries: [query] },
+        });
+      const rules = [
+        await banner('one', 'laptop'),
+        await banner('two', 'laptop'),
+        await banner('three', 'bag'),
+      ];
+      const call = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+        a!.app.inject({ method, url, headers: access.headers, ...(payload ? { payload } : {}) });
+      for (const rule of rules) await call('POST', `/em-rules/${rule.id}/publish`);
+      const firedOn = async (node: typeof a, headers: Record<string, string>) => {
+        const names = [];
+        for (const q of ['laptop', 'bag', 'sleeve'])
+          names.push(
+            (await node!.app.inject({ url: `/em-rules/evaluate?q=${q}`, headers }))
+              .json()
+              .rules.map((r: { name: string }) => r.name),
+          );
+        return names;
+      };
+      const converged = async (expected: string[][]) => {
+        const started = Date.now();
+        for (;;) {
+          assert.deepEqual(await firedOn(a, access.headers), expected, 'node A answers at once');
+          if (JSON.stringify(await firedOn(b, onB)) === JSON.stringify(expected)) return;
+          assert.ok(Date.now() - started < 2000, 'node B still answers the old live set after 2 s');
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+      };
+      await converged([['one', 'two'], ['three'], []]);
+      const fullBuilds = b!.app.parts.evaluation.rebuilds.fullBuilds;
+      // A deletion mark, a republished edit with another query, and an unpublish.
+      await call('DELETE', `/em-rules/${rules[0]!.id}`);
+      const two = (await a!.app.inject({ url: `/em-rules/${rules[1]!.id}`, headers: access.headers })).json();
+      await call('PUT', `/em-rules/${rules[1]!.id}`, {
+        ...two,
+        conditions: { ...two.conditions, queries: ['sleeve'] },
+      });
+      await call('POST', `/em-rules/${rules[1]!.id}/publish`);
+      await call('POST', `/em-rules/${rules[2]!.id}/unpublish`);
+      await converged([[], [], ['two']]);
+      assert.equal(b!.app.parts.evaluation.rebuilds.fullBuilds, fullBuilds, 'no studio compiled afresh');
+    });
+
+    test('a studio larger than one read page is read whole, ties of creation date included', async (t) => {
+      const { app, store } = await build(t, engine);
+      await studioWithToken(app, 'shop');
+      const access = await studioWithToken(app, 'other');
+      const rules = Array.from({ length: 1_100 }, (_, n) => {
+        const live = content({ type: 'banner', name: `B${n}`, bannerUrl: 'https://b.example/x.png' });
+        // Groups of 300 rules share a creation date: the pages' order must still go on.
+        const at = new Date(Date.UTC(2026, 0, 1 + Math.floor(n / 300))).toISOString();
+        return {
+          rule: {
+            id: `rule-${String(n).padStart(5, '0')}`,
+            studioId: 'shop',
+            externalId: null,
+            contentType: 'RULE' as const,
+            migratedId: null,
+            staging: n === 7 ? { ...live, deleted: true } : live,
+            live,
+            createdBy: 'client:test',
+            creationDate: at,
+            lastModifiedBy: 'client:test',
+            lastModified: at,
+          },
+          meta: { ...NEW_RULE_META, liveVersion: 1 },
+        };
+      });
+      await insertRules(store.db, rules);
+      await app.parts.evaluation.liveChanged('shop');
+      const answer = await app.inject({
+        url: '/api/studios/shop/evaluate?q=x',
+        headers: { authorization: adminAuth },
+      });
+      const ids = answer.json().rules.map((r: { id: string }) => r.id);
+      assert.equal(ids.length, 1_099);
+      assert.equal(new Set(ids).size, 1_099);
+      assert.ok(!ids.includes('rule-00007'), 'a rule marked for deletion does not fire');
+      assert.equal(
+        (await app.inject({ url: '/em-rules/evaluate?q=x', headers: access.headers })).json().rules.length,
+        0,
+      );
+    });
+
+    test('rules written by an objects import reach evaluation', async (t) => {
+      const { app } = await build(t, engine);
+      const access = await studioWithToken(app, 'shop');
+      const rule = await createRule(app, access, {
+        type: 'redirect',
+        name: 'Go',
+        url: 'https://x.example/',
+        conditions: { queries: ['laptop'] },
+      });
+      await app.inject({ method: 'POST', url: `/em-rules/${rule.id}/publish`, headers: access.headers });
+      const admin = { authorization: adminAuth };
+      const exported = await app.inject({ url: '/api/objects/export?type=studio&id=shop', headers: admin });
+      assert.equal(exported.statusCode, 200, exported.body);
+      await app.inject({ method: 'POST', url: `/em-rules/${rule.id}/unpublish`, headers: access.headers });
+      await app.inject({ method: 'DELETE', url: `/em-rules/${rule.id}`, headers: access.headers });
+      const redirect = async () =>
+        (await app.inject({ url: '/em-rules/evaluate?q=laptop', headers: access.headers })).json().effect
+          .redirect;
+      assert.equal(await redirect(), null);
+      const imported = await app.inject({
+        method: 'POST',
+        url: '/api/objects/import?policy=merge',
+        headers: { ...admin, 'content-type': 'application/json' },
+        payload: exported.body,
+      });
+      assert.equal(imported.statusCode, 200, imported.body);
+      assert.equal(await redirect(), 'https://x.example/');
+    });
+
+    test('a bulk publish reaches evaluation', async (t) => {
+      const { app } = await build(t, engine);
+      const access = await studioWithToken(app, 'shop');
+      const rule = await createRule(app, access, {
+        type: 'banner',
+        name: 'B',
+        bannerUrl: 'https://b.example/x.png',
+      });
+      const bulk = await app.inject({
+        method: 'POST',
+        url: '/em-rules/bulk',
+        headers: access.headers,
+        payload: { publish: [rule.id] },
+      });
+      assert.equal(bulk.statusCode, 202, bulk.body);
+      const started = Date.now();
+      for (;;) {
+        const answer = (await app.inject({ url: '/em-rules/evaluate?q=x', headers: access.headers })).json();
+        if (answer.rules.length === 1) break;
+        assert.ok(Date.now() - started < 5000, 'the bulk publish never reached evaluation');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    });
+
+    test('a rewrite published through the Query Rewrites API rewrites queries, and stops when unpublished', async (t) => {
+      const { app } = await build(t, engine);
+      const access = await studioWithToken(app, 'shop');
+      const created = await app.inject({
+        method: 'POST',
+        url: '/query-rewrites',
+        headers: access.headers,
+        payload: { type: 'misspelling', misspelling: 'lapotp', correction: 'laptop' },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const { id } = created.json<{ id: string }>();
+      const rewritten = async () =>
+        (await app.inject({ url: '/em-rules/evaluate?q=lapotp', headers: access.headers })).json()
+          .rewrittenQuery;
+      const within = async (expected: string) => {
+        const started = Date.now();
+        while ((await rewritten()) !== expected) {
+          assert.ok(Date.now() - started < 2000, `still not ${expected} after 2 s`);
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+      };
+      assert.equal(await rewritten(), 'lapotp', 'a draft rewrite does not apply');
+      const preview = await app.inject({
+        method: 'POST',
+        url: '/em-rules/evaluate',
+        headers: access.headers,
+        payload: { q: 'lapotp', useStaging: true },
+      });
+      assert.equal(preview.json().rewrittenQuery, 'laptop', 'a preview applies the staging rewrites');
+      const publish = await app.inject({
+        method: 'POST',
+        url: `/query-rewrites/${id}/publish`,
+        headers: access.headers,
+      });
+      assert.equal(publish.statusCode, 200, publish.body);
+      await within('laptop');
+      await app.inject({ method: 'POST', url: `/query-rewrites/${id}/unpublish`, headers: access.headers });
+      await within('lapotp');
+    });
+
+    test('applies the live rewrites of the provider before the rules, and follows liveChanged', async (t) => {
+      let live: LiveRewrite[] = [
+        { id: 'rw-cheap', type: 'removeWords', words: ['cheap'] },
+        { id: 'rw-typo', type: 'misspelling', misspelling: 'lapotp', correction: 'laptop' },
+      ];
+      const rewrites: RewriteSource = { live: async () => live, staging: async () => [] };
+      const { app } = await build(t, engine, { rewrites });
+      const access = await studioWithToken(app, 'shop');
+      const rule = await createRule(app, access, {
+        type: 'banner',
+        name: 'Bags',
+        bannerUrl: 'https://b.example/bags.png',
+        conditions: { queries: ['laptop bags'] },
+      });
+      await app.inject({ method: 'POST', url: `/em-rules/${rule.id}/publish`, headers: access.headers });
+      const evaluate = async () =>
+        (
+          await app.inject({ url: '/em-rules/evaluate?q=Cheap%20lapotp%20bags', headers: access.headers })
+        ).json();
+      const answer = await evaluate();
+      assert.equal(answer.rewrittenQuery, 'laptop bags');
+      assert.deepEqual(answer.rewrites, [
+        { id: 'rw-cheap', type: 'removeWords', from: 'cheap', to: '' },
+        { id: 'rw-typo', type: 'misspelling', from: 'lapotp', to: 'laptop' },
+      ]);
+      assert.deepEqual(answer.effect.banners, [{ url: 'https://b.example/bags.png', zone: 'top' }]);
+
+      live = [{ id: 'rw-syn', type: 'synonym', input: 'bags', synonyms: ['sleeves'] }];
+      assert.equal((await evaluate()).rewrites.length, 2, 'the compiled index holds until told');
+      await app.parts.evaluation.liveChanged('shop');
+      const after = await evaluate();
+      assert.equal(after.rewrittenQuery, 'cheap lapotp bags');
+      assert.deepEqual(after.rules, []);
+      assert.equal(after.solr.q, 'cheap lapotp (bags OR "sleeves")');
+    });
+  });
+}

@@ -1,0 +1,221 @@
+// What the console's browser tests and `npm run screenshots` share: the console built, the
+// real service started on SQLite with some content, and Debian's Chromium driven by
+// playwright-core.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { type ServiceProcess, startService } from './process.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const ADMIN = { username: 'admin', password: 'console-admin-password' };
+export const MERCHANDISER = { username: 'mira', password: 'mira-password-1' };
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Why the browser tests cannot run here (undefined: they can). Under CI=true a missing browser is a failure. */
+export function browserSkipReason(): string | undefined {
+  if (existsSync(CHROMIUM)) return undefined;
+  if (process.env.CI === 'true')
+    throw new Error(`${CHROMIUM} is missing; .ci/run installs it (apt-get install chromium)`);
+  return `${CHROMIUM} is not installed (apt-get install chromium); set CI=true to make this a failure`;
+}
+
+function newest(dir: string): number {
+  let time = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    time = Math.max(time, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return time;
+}
+
+/** Builds console/dist when it is missing or older than its sources (`npm install` builds it too). */
+export function ensureConsoleBuilt(): void {
+  const index = join(root, 'console', 'dist', 'index.html');
+  if (existsSync(index) && statSync(index).mtimeMs >= newest(join(root, 'console', 'src'))) return;
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', 'console', '--logLevel', 'warn'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+}
+
+export interface ConsoleService {
+  service: ServiceProcess;
+  url: string;
+  /** A request to the Administrative API (or any other) as admin, with Basic auth. */
+  admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+  stop(): Promise<void>;
+}
+
+/** The real service on a fresh SQLite database, as `npm start` runs it. */
+export async function startConsoleService(): Promise<ConsoleService> {
+  ensureConsoleBuilt();
+  const dataDir = mkdtempSync(join(tmpdir(), 'searchdeck-console-'));
+  const service = await startService({
+    SEARCHDECK_DATA_DIR: dataDir,
+    SEARCHDECK_ADMIN_PASSWORD: ADMIN.password,
+    SEARCHDECK_LOG_LEVEL: 'warn',
+  });
+  const basic = `Basic ${Buffer.from(`${ADMIN.username}:${ADMIN.password}`).toString('base64')}`;
+  return {
+    service,
+    url: service.url,
+    admin: async (method, path, body) => {
+      const answer = await fetch(`${service.url}${path}`, {
+        method,
+        headers: {
+          authorization: basic,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      const text = await answer.text();
+      return { status: answer.status, body: text ? JSON.parse(text) : undefined };
+    },
+    stop: async () => {
+      await service.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Studios, a merchandiser, a typeahead instance, links and a search cluster to look at. */
+export async function seed(service: ConsoleService): Promise<{ usersExist: boolean }> {
+  const must = async (method: string, path: string, body?: unknown) => {
+    const answer = await service.admin(method, path, body);
+    if (answer.status >= 300)
+      throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  };
+  await must('POST', '/api/studios', { id: 'shop', name: 'Shop' });
+  await must('POST', '/api/studios', { id: 'outlet', name: 'Outlet' });
+  await must('POST', '/api/typeahead/instances', { id: 'shop-en', name: 'Shop (English)' });
+  await must('PUT', '/api/typeahead/instances/shop-en/terms', { included: ['Elastic band'], excluded: [] });
+  await must('PUT', '/api/links', { subject: 'datasource:web', object: 'parser:web', linkType: 'dependsOn' });
+  await must('PUT', '/api/links', { subject: 'app:shop', object: 'datasource:web', linkType: 'hasPart' });
+  // Nothing listens there: the check fails at its first step and shows it with its timing.
+  await must('POST', '/api/searchCluster', {
+    id: 'products',
+    connectString: '127.0.0.1:1/solr',
+    zkConnectTimeout: 1500,
+  });
+  const user = await service.admin('POST', '/api/users', {
+    ...MERCHANDISER,
+    role: 'merchandiser',
+    studios: ['shop'],
+    typeaheadInstances: ['shop-en'],
+  });
+  return { usersExist: user.status === 201 || user.status === 200 };
+}
+
+const axeSource: string = createRequire(import.meta.url)('axe-core').source;
+
+/** axe-core on the page as it is now: no serious or critical violation. */
+export async function assertAccessible(page: Page, what: string): Promise<void> {
+  await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const result = await (
+      globalThis as unknown as {
+        axe: { run(): Promise<{ violations: { id: string; impact: string; help: string }[] }> };
+      }
+    ).axe.run();
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help }));
+  });
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad, [], `${what}: ${JSON.stringify(bad)}`);
+}
+
+/** Signs in through the console's form and waits for the main navigation. */
+export async function signIn(
+  page: Page,
+  url: string,
+  who: { username: string; password: string },
+): Promise<void> {
+  await page.goto(`${url}/console`);
+  await page.getByLabel('Username').fill(who.username);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+/** The session's CSRF token, for requests the test makes beside the console's own. */
+export async function csrfTokenOf(page: Page, url: string): Promise<string> {
+  const answer = await page.request.get(`${url}/api/session`);
+  return ((await answer.json()) as { csrfToken: string }).csrfToken;
+}
+
+export interface EchoingSolr {
+  /** The node's Solr URL, for a standalone search cluster. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real HTTP server playing a Solr node's select handler: it echoes the form parameters it
+ * received in `responseHeader.params` (as Solr's `echoParams=all` does) and finds two kettles.
+ */
+export async function startEchoingSolr(): Promise<EchoingSolr> {
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      const params: Record<string, string | string[]> = {};
+      for (const name of new Set(form.keys())) {
+        const values = form.getAll(name);
+        params[name] = values.length === 1 ? (values[0] ?? '') : values;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          responseHeader: { status: 0, QTime: 3, params },
+          response: {
+            numFound: 2,
+            start: 0,
+            docs: [
+              { id: 'K-1', name: 'Electric kettle' },
+              { id: 'K-2', name: 'Stove kettle' },
+            ],
+          },
+        }),
+      );
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/solr`,
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}

@@ -1,0 +1,21 @@
+// A self-signed certificate for 127.0.0.1 and localhost (valid 100 years), so tests can serve
+// real HTTPS. It protects nothing: the key is public, here.
+export const TEST_TLS_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgdfGTwSDCH+jLM84T
+YeptWgmBygqr4RPuUKODcNjHy2WhRANCAATl4eHROh96bLcRoBjGfQTAa8be6LUZ
+oyWZ2/mg2fPwG3iVsDl1h3i4kQglGBfhrfJcYUNWSoTptN9PwJfC4tAS
+-----END PRIVATE KEY-----
+`;
+
+export const TEST_TLS_CERT = `-----BEGIN CERTIFICATE-----
+MIIBmzCCAUGgAwIBAgIULeMEAdTFzFgyM7FsotTXOCo3Ts4wCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJbG9jYWxob3N0MCAXDTI2MTEyNDA2NTIwMFoYDzIxMjYxMDMx
+MDY1MjAwWjAUMRIwEAYDVQQDDAlsb2NhbGhvc3QwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAATl4eHROh96bLcRoBjGfQTAa8be6LUZoyWZ2/mg2fPwG3iVsDl1h3i4
+kQglGBfhrfJcYUNWSoTptN9PwJfC4tASo28wbTAdBgNVHQ4EFgQUiv+TbR1MzBcr
+OUkuWd6cZZUwOu0wHwYDVR0jBBgwFoAUiv+TbR1MzBcrOUkuWd6cZZUwOu0wDwYD
+VR0TAQH/BAUwAwEB/zAaBgNVHREEEzARhwR/AAABgglsb2NhbGhvc3QwCgYIKoZI
+zj0EAwIDSAAwRQIgVErxvkUNIqsdEoIk4MgTFUxWfy8WwowLGkHCwsa0oQQCIQCM
+DzlxsQkai2wUOPNot+pxCsMbl0RvxZIPuzhqXvn0VA==
+-----END CERTIFICATE-----
+`;

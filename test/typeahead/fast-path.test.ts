@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
+import { describe, type TestContext, test } from 'node:test';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import type { Tuning } from '../../src/http/area.js';
+import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
+import { adminAuth, engines, freshStore, skipReason } from '../helpers/app.js';
+import { admin, createInstance } from './helpers.js';
+
+const TERMS = ['Apfel', 'apple pie', 'Äpfel grün', 'banana', 'Bar+Tisch', 'bär', '東京', 'zebra 100%'];
+
+/** Two nodes on one database: one with the fast path, one answering every request by the route. */
+async function twoNodes(t: TestContext, engine: (typeof engines)[number]) {
+  const fresh = await freshStore(engine);
+  await ensureAdminPassword(fresh.store.db, fresh.config.adminPassword);
+  const make = (tuning: Tuning) =>
+    buildApp({
+      config: fresh.config,
+      store: fresh.store,
+      secretKey: Buffer.alloc(32, 7),
+      logger: false,
+      tuning,
+    });
+  const apps: FastifyInstance[] = [];
+  t.after(async () => {
+    for (const app of apps) await app.close();
+    await fresh.close();
+  });
+  const fast = await make({});
+  apps.push(fast);
+  const shop = await createInstance(fast, { allowedOrigins: ['https://shop.example'] });
+  const open = await createInstance(fast, { name: 'Open', allowedOrigins: ['*'] });
+  for (const { id } of [shop, open]) {
+    const put = await admin(fast, 'PUT', `/instances/${id}/terms`, { included: TERMS, excluded: [] });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+  }
+  // Built after the instances exist, so that it loads them when it starts.
+  const route = await make({ typeaheadFastPath: false });
+  apps.push(route);
+  const ports: number[] = [];
+  for (const app of [fast, route]) {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    ports.push((app.server.address() as AddressInfo).port);
+  }
+  return { fast, route, fastPort: ports[0]!, routePort: ports[1]!, shop, open };
+}
+
+/** The whole answer as bytes on the wire, less what changes with the clock (Date, an error's timestamp). */
+function rawGet(port: number, target: string, headers: Record<string, string>): Promise<string> {
+  const head = [
+    `GET ${target} HTTP/1.1`,
+    'Host: localhost',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(`${head.join('\r\n')}\r\nConnection: close\r\n\r\n`),
+    );
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () =>
+      resolve(
+        Buffer.concat(chunks)
+          .toString('utf8')
+          .replace(/^Date: .*\r\n/im, '')
+          .replace(/"timestamp":"[^"]*"/, '"timestamp":"…"'),
+      ),
+    );
+  });
+}
+
+for (const engine of engines) {
+  describe(`suggestions before routing on ${engine}`, { skip: await skipReason(engine) }, () => {
+    test('answer byte for byte what the route answers, and are counted in the request metrics', async (t) => {
+      const nodes = await twoNodes(t, engine);
+      const requests: Array<[string, Record<string, string>]> = [];
+      for (const token of [nodes.shop.embedToken, nodes.open.embedToken]) {
+        const auth = { authorization: `Embed ${token}`, 'x-request-id': 'trace-1' };
+        for (const query of [
+          '',
+          '?',
+          '?prefix=a',
+          '?prefix=A&limit=1',
+          '?limit=3&prefix=b',
+          '?prefix=%C3%A4',
+          '?prefix=bar%2Bt',
+          '?prefix=apple+p',
+          '?prefix=%E6%9D%B1',
+        ]) {
+          requests.push([`/typeahead/suggestions${query}`, auth]);
+          requests.push([`/typeahead/suggestions${query}`, { ...auth, origin: 'https://shop.example' }]);
+          requests.push([`/typeahead/suggestions${query}`, { ...auth, origin: 'https://other.example' }]);
+        }
+      }
+      // The first request of each instance builds its index through the route.
+      for (const [target, headers] of requests.slice(0, 1)) await rawGet(nodes.fastPort, target, headers);
+      await rawGet(nodes.fastPort, '/typeahead/suggestions', requests[requests.length - 1]![1]);
+      const before = nodes.fast.parts.typeahead.fastPath.answered;
+      for (const [target, headers] of requests) {
+        const expected = await rawGet(nodes.routePort, target, headers);
+        assert.match(expected, /^HTTP\/1\.1 200 /, target);
+        assert.equal(
+          await rawGet(nodes.fastPort, target, headers),
+          expected,
+          `${target} ${JSON.stringify(headers)}`,
+        );
+      }
+      assert.equal(nodes.fast.parts.typeahead.fastPath.answered - before, requests.length);
+      assert.equal(nodes.route.parts.typeahead.fastPath.answered, 0);
+      const metrics = await nodes.fast.inject({ url: '/metrics', headers: { authorization: adminAuth } });
+      const count =
+        /searchdeck_http_request_duration_seconds_count\{method="GET",route="\/typeahead\/suggestions",status="200"\} (\d+)/.exec(
+          metrics.body,
+        );
+      assert.ok(Number(count?.[1]) >= requests.length, metrics.body.slice(0, 200));
+    });
+
+    test('leave every other request to the route, which answers it as before', async (t) => {
+      const nodes = await twoNodes(t, engine);
+      const auth = `Embed ${nodes.shop.embedToken}`;
+      await rawGet(nodes.fastPort, '/typeahead/suggestions', { authorization: auth });
+      const cases: Array<[string, Record<string, string>]> = [
+        ['/typeahead/suggestions?prefix=a', {}],
+        ['/typeahead/suggestions?prefix=a', { authorization: 'Embed not-a-token' }],
+        ['/typeahead/suggestions?prefix=a&limit=0', { authorization: auth }],
+        ['/typeahead/suggestions?prefix=a&limit=5001', { authorization: auth }],
+        ['/typeahead/suggestions?prefix=a&prefix=b', { authorization: auth }],
+        ['/typeahead/suggestions?prefix=%ED%A0%80', { authorization: auth }],
+        ['/typeahead/suggestions?prefix=%E0%A4%A', { authorization: auth }],
+        ['/typeahead/suggestions?prefix=a&other=1', { authorization: auth }],
+        ['/typeahead/suggestions/?prefix=a', { authorization: auth }],
+        ['/typeahead/suggestions?prefix=a', { authorization: auth, 'if-none-match': '*' }],
+      ];
+      const before = nodes.fast.parts.typeahead.fastPath.answered;
+      for (const [target, headers] of cases) {
+        const wanted = { ...headers, 'x-request-id': 'trace-2' };
+        assert.equal(
+          await rawGet(nodes.fastPort, target, wanted),
+          await rawGet(nodes.routePort, target, wanted),
+          target,
+        );
+      }
+      assert.equal(nodes.fast.parts.typeahead.fastPath.answered, before);
+    });
+
+    test('agree with the route on any prefix a client may type', async (t) => {
+      const nodes = await twoNodes(t, engine);
+      const headers = { authorization: `Embed ${nodes.open.embedToken}`, 'x-request-id': 'trace-3' };
+      const first = await rawGet(nodes.routePort, '/typeahead/suggestions', headers);
+      assert.equal(await rawGet(nodes.fastPort, '/typeahead/suggestions', headers), first);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.string({ maxLength: 6 }),
+          fc.integer({ min: 1, max: 20 }),
+          async (prefix, limit) => {
+            const target = `/typeahead/suggestions?prefix=${encodeURIComponent(prefix)}&limit=${limit}`;
+            assert.equal(
+              await rawGet(nodes.fastPort, target, headers),
+              await rawGet(nodes.routePort, target, headers),
+            );
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
+  });
+}

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { hashSecret } from '../../src/security/password-hash.js';
+import { deleteUserRow, insertUser, updateUserRow } from '../../src/users/repository.js';
+import { UserVerifier } from '../../src/users/verifier.js';
+import { engines, freshStore, skipReason } from '../helpers/app.js';
+
+const RIGHT = 'the-right-password';
+const WRONG = 'a-wrong-password';
+
+async function withUser(engine: (typeof engines)[number], username: string) {
+  const fresh = await freshStore(engine);
+  const at = new Date().toISOString();
+  await insertUser(fresh.store.db, {
+    username,
+    password_hash: await hashSecret(RIGHT),
+    role: 'viewer',
+    studios: '[]',
+    typeahead_instances: '[]',
+    created_at: at,
+    updated_at: at,
+  });
+  return fresh;
+}
+
+for (const engine of engines) {
+  describe(`remembered credentials on ${engine}`, { skip: await skipReason(engine) }, () => {
+    test('a verified password is known without scrypt; a wrong one never is', async (t) => {
+      const fresh = await withUser(engine, 'vera');
+      t.after(() => fresh.close());
+      const verifier = new UserVerifier(fresh.store.db);
+      assert.equal(await verifier.knownVerdict('vera', RIGHT), undefined, 'nothing is known before a check');
+      assert.equal((await verifier.verify('vera', RIGHT))?.username, 'vera');
+      assert.equal(((await verifier.knownVerdict('vera', RIGHT)) || undefined)?.username, 'vera');
+      // Another password of the same user, a prefix of the right one, another user's name.
+      for (const [user, password] of [
+        ['vera', WRONG],
+        ['vera', RIGHT.slice(0, -1)],
+        ['vera', `${RIGHT} `],
+        ['other', RIGHT],
+      ] as const) {
+        assert.equal(await verifier.knownVerdict(user, password), undefined, `${user}:${password}`);
+        assert.equal(await verifier.verify(user, password), undefined, `${user}:${password}`);
+      }
+      assert.equal(((await verifier.knownVerdict('vera', RIGHT)) || undefined)?.username, 'vera');
+    });
+
+    test('a changed password or a deleted user is no longer known, on this node at once', async (t) => {
+      const fresh = await withUser(engine, 'vera');
+      t.after(() => fresh.close());
+      const verifier = new UserVerifier(fresh.store.db);
+      await verifier.verify('vera', RIGHT);
+      await updateUserRow(fresh.store.db, 'vera', { password_hash: await hashSecret('a-new-password') });
+      verifier.forget('vera');
+      assert.equal(await verifier.knownVerdict('vera', RIGHT), undefined);
+      assert.equal(await verifier.verify('vera', RIGHT), undefined);
+      assert.equal((await verifier.verify('vera', 'a-new-password'))?.username, 'vera');
+
+      await deleteUserRow(fresh.store.db, 'vera');
+      verifier.forget('vera');
+      assert.equal(await verifier.knownVerdict('vera', 'a-new-password'), undefined);
+    });
+
+    test('a password changed on another node is no longer known once the row is read again', async (t) => {
+      const fresh = await withUser(engine, 'vera');
+      t.after(() => fresh.close());
+      // Rows are re-read on every check (no refresh delay), as after the delay has passed.
+      const verifier = new UserVerifier(fresh.store.db, 0);
+      await verifier.verify('vera', RIGHT);
+      assert.ok(await verifier.knownVerdict('vera', RIGHT));
+      const other = fresh.openAnother();
+      await updateUserRow(other.db, 'vera', { password_hash: await hashSecret('a-new-password') });
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      assert.equal(await verifier.knownVerdict('vera', RIGHT), undefined);
+      await deleteUserRow(other.db, 'vera');
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      assert.equal(await verifier.knownVerdict('vera', 'a-new-password'), undefined);
+    });
+  });
+}
