@@ -1,4 +1,11 @@
-import { DEFAULT_MIGRATION_TABLE, type Kysely, Migrator, sql } from 'kysely';
+import {
+  type DatabaseIntrospector,
+  DEFAULT_MIGRATION_TABLE,
+  type Kysely,
+  Migrator,
+  sql,
+  type TableMetadata,
+} from 'kysely';
 import type { Store } from './database.js';
 import { migrationsFor } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -22,22 +29,9 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
 }
 
 async function migrateOn(store: Store, db: Kysely<Database>): Promise<string[]> {
-  for (let attempt = 1; ; attempt++) {
-    const { error, results } = await (await newMigrator(store, db)).migrateToLatest();
-    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    if (attempt >= 5 || !isCatalogRace(error)) throw error;
-    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-  }
-}
-
-/**
- * Kysely's migrator reads the catalog of every schema to find its tables; a schema
- * dropped by someone else at that moment fails that one read. Migrations run in a
- * transaction, so trying again is safe.
- */
-function isCatalogRace(error: unknown): boolean {
-  const code = (error as { code?: string } | undefined)?.code;
-  return code === '3F000' || code === '42P01';
+  const { error, results } = await (await newMigrator(store, db)).migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /**
@@ -60,16 +54,52 @@ export async function isMigrated(store: Store): Promise<boolean> {
  * area is what matters, and areas do not touch each other's tables.
  */
 async function newMigrator(store: Store, db = store.db): Promise<Migrator> {
+  if (store.engine === 'sqlite') {
+    return new Migrator({ db, provider: providerFor(store), allowUnorderedMigrations: true });
+  }
   // Kysely looks for its own tables in every schema unless told which one; several
   // databases in schemas of one PostgreSQL (tests, tenants) would see each other's.
-  const schema =
-    store.engine === 'postgres'
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-      : undefined;
+  const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]
+    ?.schema;
+  if (!schema) throw new Error('PostgreSQL has no current schema: the search_path names none that exists');
   return new Migrator({
-    db,
-    ...(schema ? { migrationTableSchema: schema } : {}),
-    provider: { getMigrations: async () => migrationsFor(store.engine) },
+    db: withSchemaIntrospection(db, schema),
+    migrationTableSchema: schema,
+    provider: providerFor(store),
     allowUnorderedMigrations: true,
+  });
+}
+
+function providerFor(store: Store) {
+  return { getMigrations: async () => migrationsFor(store.engine) };
+}
+
+/**
+ * Kysely's migrator asks the introspector whether its tables exist, and PostgreSQL's
+ * introspector reads every column of every schema, calling catalog functions on each. A
+ * schema dropped or a column changed elsewhere (another tenant, another test file) while
+ * that read runs fails it with an error about an object that is not ours. The migrator
+ * needs only the names of the tables in our schema, so it is given an introspector that
+ * reads just those.
+ */
+function withSchemaIntrospection(db: Kysely<Database>, schema: string): Kysely<Database> {
+  const tables = async (): Promise<TableMetadata[]> => {
+    const { rows } = await sql<{ name: string; is_view: boolean }>`
+      select c.relname as name, c.relkind = 'v' as is_view
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ${schema} and c.relkind in ('r', 'v', 'p')`.execute(db);
+    return rows.map((row) => ({ name: row.name, schema, isView: row.is_view, columns: [] }));
+  };
+  const introspection: DatabaseIntrospector = {
+    getSchemas: async () => [{ name: schema }],
+    getTables: tables,
+    getMetadata: async () => ({ tables: await tables() }),
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
   });
 }
