@@ -23,7 +23,7 @@ import { openApiOptions } from './http/openapi.js';
 import { healthRoutes, metricsRoute } from './http/operations-routes.js';
 import { FailureLimiter } from './http/rate-limiter.js';
 import { OneLinePerRequest } from './http/request-logging.js';
-import { ErrorBodySchema, ID_PATTERN } from './http/schemas.js';
+import { ErrorBodySchema, isId } from './http/schemas.js';
 import { parseTrustedProxies } from './http/trust-proxy.js';
 import { buildValidator } from './http/validation.js';
 import { requireWellFormedText } from './http/well-formed-text.js';
@@ -62,8 +62,6 @@ export interface AppDeps {
   /** Where evaluation takes rewrites from (tests give their own); none by default. */
   rewrites?: RewriteSource;
 }
-
-const ID_OF_APP = new RegExp(ID_PATTERN);
 
 /** Builds the whole service as a Fastify instance without listening: tests mount it as it is. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -206,7 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         async (api) => {
           api.addHook('preValidation', async (request) => {
             const app = appScope(request);
-            if (app !== undefined && (app.length > 128 || !ID_OF_APP.test(app))) {
+            if (app !== undefined && !isId(app)) {
               throw new ValidationError(
                 [{ field: 'app', message: 'app must be 1-128 letters, digits, "-", "_" or "."' }],
                 'invalid-parameter',

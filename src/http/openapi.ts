@@ -208,6 +208,10 @@ export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
           description: 'Signing in and out of the console (a session cookie and its CSRF token)',
         },
         { name: 'users', description: 'Users and their roles: admin, merchandiser, viewer (admins only)' },
+        {
+          name: 'apps',
+          description: 'The apps: contexts in the link graph that clusters and query profiles live in',
+        },
         { name: 'links', description: 'The link graph between platform objects' },
         { name: 'search clusters', description: 'Search-cluster definitions and their connectivity check' },
         { name: 'typeahead', description: 'Typeahead instances, terms, search logs and suggestions' },
@@ -219,6 +223,16 @@ export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
         {
           name: 'rewrites',
           description: 'Query rewrites (synonyms, misspellings, phrases, head-tail, removed words)',
+        },
+        { name: 'history', description: 'Who changed what and when, for every kind of object' },
+        { name: 'objects', description: 'Export and import of objects, whole or by app' },
+        {
+          name: 'query profiles',
+          description: "An app's query profiles and their search-only keys",
+        },
+        {
+          name: 'query',
+          description: "A shopper's query through a profile: rewritten, merchandised, sent to Solr, logged",
         },
       ],
       components: { securitySchemes: securitySchemes as never },

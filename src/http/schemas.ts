@@ -10,6 +10,13 @@ export const ID_PATTERN = '^(?!\\.{1,2}$)[A-Za-z0-9._-]+$';
 
 export const IdString = Type.String({ minLength: 1, maxLength: 128, pattern: ID_PATTERN });
 
+const ID = new RegExp(ID_PATTERN);
+
+/** Whether `value` is an id as `IdString` takes it (for ids checked outside a schema). */
+export function isId(value: string): boolean {
+  return value.length <= 128 && ID.test(value);
+}
+
 /** One problem with a request, `field` in dotted form (`pinnedValues[0].position`). */
 export const FieldErrorSchema = Type.Object({ field: Type.String(), message: Type.String() });
 

@@ -178,6 +178,31 @@ export async function anyLink(
   return false;
 }
 
+/**
+ * The distinct `app:` names at either end of a stored link. Each end's partial index of app
+ * names is walked from one name to the next (a loose index scan), so the read costs one
+ * index step per app, not one per link.
+ */
+export async function selectAppNames(db: Kysely<Database>): Promise<string[]> {
+  const names = new Set<string>();
+  for (const end of ['subject', 'object'] as const) {
+    const column = sql.ref(`link.${end}`);
+    // The pattern is a literal, as in the index's definition: the planner must see that
+    // the query asks only for rows the partial index holds.
+    const isApp = sql`${column} like 'app:%'`;
+    const { rows } = await sql<{ name: string | null }>`
+      with recursive walk(name) as (
+        select min(${column}) from link where ${isApp}
+        union all
+        select (select min(${column}) from link where ${isApp} and ${column} > walk.name)
+        from walk where walk.name is not null
+      )
+      select name from walk where name is not null`.execute(db);
+    for (const { name } of rows) if (name !== null) names.add(name);
+  }
+  return [...names];
+}
+
 /** Inserts a row unless the relationship is stored already; returns the stored row. */
 export async function insertLink(db: Kysely<Database>, row: LinkTable): Promise<LinkTable> {
   await db

@@ -6,11 +6,17 @@ import { type Area, appScope } from '../http/area.js';
 import { adminErrors, NoContent, sharedRef } from '../http/schemas.js';
 import { canonicalLinkType } from './link-types.js';
 import { DeleteQuery, DirectedQuery, LinkFilterQuery, LinkSchema, ListQuery } from './schemas.js';
-import { checkLinks, deleteLink, directedLinks, findLinks, putLink } from './service.js';
+import { checkLinks, deleteLink, directedLinks, findLinks, listApps, putLink } from './service.js';
 
 const tags = ['links'];
 const Link = sharedRef(LinkSchema);
 const LinkList = Type.Array(Link);
+const AppList = Type.Array(
+  Type.Object({
+    id: Type.String({ description: 'The app, as in `/api/apps/{app}` and the link end `app:{app}`' }),
+    name: Type.String({ description: 'The same as `id`: searchdeck keeps no display name' }),
+  }),
+);
 
 /** The Links API: the link graph between platform objects. */
 export const linksArea: Area = {
@@ -19,6 +25,21 @@ export const linksArea: Area = {
   admin(untyped: FastifyInstance, ctx) {
     const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
     const db = ctx.store.db;
+    // The apps themselves are listed once, at `/api/apps`, not inside an app's scope.
+    if (!untyped.prefix.includes(':app')) {
+      api.get(
+        '/apps',
+        {
+          schema: {
+            tags: ['apps'],
+            operationId: 'listApps',
+            summary: 'The apps named in the link graph',
+            response: { 200: AppList, ...adminErrors },
+          },
+        },
+        async () => listApps(db),
+      );
+    }
     api.get(
       '/links/check',
       {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { recordChange } from '../history/service.js';
 import { NotFoundError, ValidationError } from '../http/errors.js';
+import { isId } from '../http/schemas.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
 import { isStoredDirection, type LinkType, reverseOf, selfLinkProblem } from './link-types.js';
@@ -11,6 +12,7 @@ import {
   insertLink,
   type LinkRow,
   type RowSelection,
+  selectAppNames,
   selectLinks,
 } from './repository.js';
 
@@ -34,9 +36,31 @@ export interface Page {
   offset: number;
 }
 
+const APP_PREFIX = 'app:';
+
 /** The name an app has as a link end: app-scoped operations work inside `app:{name}`. */
 export function appObject(app: string | undefined): string | undefined {
-  return app === undefined ? undefined : `app:${app}`;
+  return app === undefined ? undefined : `${APP_PREFIX}${app}`;
+}
+
+/** An app searchdeck knows of (the Fusion Apps API's `id` and `name`; the name is the id). */
+export interface App {
+  id: string;
+  name: string;
+}
+
+/**
+ * The apps named in the link graph, in id order. An app exists through its links (an
+ * object put in its context, a cluster or profile created under it); a name that could not
+ * be addressed as `/api/apps/{app}` is not listed.
+ */
+export async function listApps(db: Kysely<Database>): Promise<App[]> {
+  return (await selectAppNames(db))
+    .filter((name) => name.startsWith(APP_PREFIX))
+    .map((name) => name.slice(APP_PREFIX.length))
+    .filter(isId)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((id) => ({ id, name: id }));
 }
 
 const MAX_DEPTH = 100;

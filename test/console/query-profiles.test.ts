@@ -75,9 +75,15 @@ test('query profiles: settings, the workbench and keys; API clients', { skip }, 
 
   await t.test('an admin creates a profile; the API message shows beside its field', async () => {
     await page.getByRole('link', { name: 'Query profiles', exact: true }).click();
-    await page.getByLabel('App', { exact: true }).fill('shop');
-    await page.getByRole('button', { name: 'Show profiles' }).click();
+    // The app the cluster was created in is offered: as a choice on the page and in the field.
+    const known = page.getByRole('navigation', { name: 'Apps' });
+    await known.getByRole('button', { name: 'shop', exact: true }).waitFor();
+    const options = page.locator('#known-apps option');
+    assert.equal(await options.count(), 1);
+    assert.equal(await options.getAttribute('value'), 'shop');
+    await known.getByRole('button', { name: 'shop', exact: true }).click();
     await page.getByText('No query profile in shop yet.').waitFor();
+    assert.equal(await page.getByLabel('App', { exact: true }).inputValue(), 'shop');
     assert.match(page.url(), /app=shop/);
     await page.getByRole('button', { name: 'New profile' }).click();
     await page.getByLabel('Profile id').fill('web');

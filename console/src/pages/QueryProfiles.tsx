@@ -15,6 +15,12 @@ export function QueryProfilesPage({ session }: { session: Session }) {
   const editable = mayEdit(session, 'platform');
   const [profiles, setProfiles] = useState<Profile[]>();
   const [error, setError] = useState<ErrorBody>();
+  const [apps, setApps] = useState<string[]>([]);
+
+  // The apps named in the link graph, offered as choices (a new app may still be typed).
+  useEffect(() => {
+    api.GET('/api/apps').then(({ data }) => setApps(data?.map((known) => known.id) ?? []));
+  }, []);
 
   const load = useCallback(async () => {
     if (app === '') return setProfiles(undefined);
@@ -50,8 +56,13 @@ export function QueryProfilesPage({ session }: { session: Session }) {
       >
         <label>
           App
-          <input name="app" defaultValue={app} placeholder="shop" key={app} />
+          <input name="app" defaultValue={app} placeholder="shop" key={app} list="known-apps" />
         </label>
+        <datalist id="known-apps">
+          {apps.map((known) => (
+            <option key={known} value={known} />
+          ))}
+        </datalist>
         <button type="submit">Show profiles</button>
         {editable && app && (
           <button type="button" className="primary" onClick={() => setQuery({ edit: 'new' })}>
@@ -60,6 +71,22 @@ export function QueryProfilesPage({ session }: { session: Session }) {
         )}
       </form>
       {app === '' && <p role="status">Name an app to see its query profiles (profiles live in an app).</p>}
+      {app === '' && apps.length > 0 && (
+        <nav aria-label="Apps">
+          <ul className="choices">
+            {apps.map((known) => (
+              <li key={known}>
+                <button
+                  type="button"
+                  onClick={() => setQuery({ app: known, profile: undefined, edit: undefined })}
+                >
+                  {known}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
       {error && (
         <p className="error" role="alert">
           {error.message}

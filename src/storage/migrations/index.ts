@@ -3,6 +3,7 @@ import type { Engine } from '../database.js';
 import * as foundation from './0001_foundation.js';
 import * as links from './0002_links.js';
 import * as attemptWindow from './0003_attempt_window.js';
+import * as linkAppEnds from './0004_link_app_ends.js';
 import * as searchClusters from './0100_search_clusters.js';
 import * as clusterCommitWithin from './0101_search_cluster_commit_within.js';
 import * as jobLease from './0201_job_lease.js';
@@ -25,6 +26,7 @@ const modules: Array<[string, MigrationModule]> = [
   ['0001_foundation', foundation],
   ['0002_links', links],
   ['0003_attempt_window', attemptWindow],
+  ['0004_link_app_ends', linkAppEnds],
   ['0100_search_clusters', searchClusters],
   ['0101_search_cluster_commit_within', clusterCommitWithin],
   ['0201_job_lease', jobLease],
