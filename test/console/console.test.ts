@@ -3,49 +3,33 @@
 // typeahead terms and their preview, a link drawn by the object explorer, the cluster
 // check's steps, sign out; axe-core finds no serious or critical violation on those pages.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import {
   ADMIN,
   assertAccessible,
   browserSkipReason,
-  type ConsoleService,
-  launchChromium,
   MERCHANDISER,
-  seed,
+  seededConsole,
   signIn as signInAt,
-  startConsoleService,
 } from '../helpers/console.js';
 
 const skip = browserSkipReason();
 
-let service: ConsoleService;
-let browser: Browser;
-let usersExist = false;
+const suite = seededConsole();
 
-before(async () => {
-  if (skip) return;
-  service = await startConsoleService();
-  ({ usersExist } = await seed(service));
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await service?.stop();
-});
-
-const signIn = (page: Page, who: { username: string; password: string }) => signInAt(page, service.url, who);
+const signIn = (page: Page, who: { username: string; password: string }) =>
+  signInAt(page, suite.service.url, who);
 
 test('the console, signed in, does the everyday tasks in a browser', { skip }, async (t) => {
   // bypassCSP: axe-core is injected as an inline script, which the console's policy forbids.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
   const page = await context.newPage();
   t.after(() => context.close());
-  const who = usersExist ? MERCHANDISER : ADMIN;
+  const who = suite.usersExist ? MERCHANDISER : ADMIN;
 
   await t.test('the sign-in page is accessible and signs in', async () => {
-    await page.goto(`${service.url}/console`);
+    await page.goto(`${suite.service.url}/console`);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await assertAccessible(page, 'sign-in');
     await signIn(page, who);
@@ -102,17 +86,17 @@ test('the console, signed in, does the everyday tasks in a browser', { skip }, a
   });
 
   await t.test('a selection of rules is published in bulk with its progress', async () => {
-    const { csrfToken } = (await (await page.request.get(`${service.url}/api/session`)).json()) as {
+    const { csrfToken } = (await (await page.request.get(`${suite.service.url}/api/session`)).json()) as {
       csrfToken: string;
     };
     for (const name of ['Bury P7', 'Bury P8']) {
-      const made = await page.request.post(`${service.url}/studios/shop/em-rules`, {
+      const made = await page.request.post(`${suite.service.url}/studios/shop/em-rules`, {
         headers: { 'x-csrf-token': csrfToken },
         data: { type: 'buryList', name, fieldName: 'id', fieldValues: [name.slice(5)], boost: 5 },
       });
       assert.equal(made.status(), 201, await made.text());
     }
-    await page.goto(`${service.url}/console/rules?studio=shop&publishState=DRAFT`);
+    await page.goto(`${suite.service.url}/console/rules?studio=shop&publishState=DRAFT`);
     await page.getByRole('checkbox', { name: 'Select Bury P7' }).check();
     await page.getByRole('checkbox', { name: 'Select Bury P8' }).check();
     await page.getByRole('button', { name: 'Publish selected (2)' }).click();
@@ -149,18 +133,18 @@ test('the console, signed in, does the everyday tasks in a browser', { skip }, a
 
   await t.test(
     'a merchandiser sees only their own studios',
-    { skip: !usersExist && 'users are not there yet' },
+    { skip: !suite.usersExist && 'users are not there yet' },
     async () => {
       await page.getByRole('link', { name: 'Rules', exact: true }).click();
       const studios = await page.getByLabel('Studio').locator('option').allInnerTexts();
       assert.deepEqual(studios, ['shop']);
-      const other = await page.request.get(`${service.url}/studios/outlet/em-rules`);
+      const other = await page.request.get(`${suite.service.url}/studios/outlet/em-rules`);
       assert.equal(other.status(), 403);
     },
   );
 
   await t.test('typeahead terms are edited, the preview shows them, the chart counts searches', async () => {
-    const logged = await service.admin('POST', '/api/typeahead/instances/shop-en/search-logs', [
+    const logged = await suite.service.admin('POST', '/api/typeahead/instances/shop-en/search-logs', [
       { query: 'kettle', count: 4 },
       { query: 'toaster' },
     ]);
@@ -182,7 +166,7 @@ test('the console, signed in, does the everyday tasks in a browser', { skip }, a
   });
 
   await t.test('the object explorer draws a link added through the API', async () => {
-    const added = await service.admin('PUT', '/api/links', {
+    const added = await suite.service.admin('PUT', '/api/links', {
       subject: 'app:shop',
       object: 'search-cluster:products',
       linkType: 'dependsOn',
@@ -227,7 +211,7 @@ test('the console, signed in, does the everyday tasks in a browser', { skip }, a
     'an admin manages users and reads the history; others are told they cannot manage users',
     async () => {
       await page.getByRole('link', { name: 'Users', exact: true }).click();
-      if (usersExist) await page.getByText('Only an admin manages users.').waitFor();
+      if (suite.usersExist) await page.getByText('Only an admin manages users.').waitFor();
       await context.clearCookies();
       await signIn(page, ADMIN);
       await page.getByRole('link', { name: 'Users', exact: true }).click();
@@ -256,7 +240,7 @@ test('the console, signed in, does the everyday tasks in a browser', { skip }, a
   await t.test('a viewer is offered no change', async () => {
     await context.clearCookies();
     await signIn(page, { username: 'vera', password: 'vera-password-1' });
-    await page.goto(`${service.url}/console/rules?studio=shop`);
+    await page.goto(`${suite.service.url}/console/rules?studio=shop`);
     await page.getByRole('row').filter({ hasText: 'Block P1 and P2' }).waitFor();
     for (const name of ['New rule', 'Publish selected (0)', /^Unpublish /, /^Delete /]) {
       assert.equal(await page.getByRole('button', { name }).count(), 0, String(name));
@@ -274,7 +258,7 @@ test('the console, signed in, does the everyday tasks in a browser', { skip }, a
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     const cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-    const after = await fetch(`${service.url}/api/session`, { headers: { cookie } });
+    const after = await fetch(`${suite.service.url}/api/session`, { headers: { cookie } });
     assert.equal(after.status, 401);
   });
 });

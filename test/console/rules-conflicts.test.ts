@@ -2,54 +2,36 @@
 // merchandiser's rule that blocks a document another rule boosts shows the conflict with the
 // other rule linked and the reason; the link opens that rule; a rule without one says so.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { test } from 'node:test';
 import {
   ADMIN,
   assertAccessible,
   browserSkipReason,
-  type ConsoleService,
   csrfTokenOf,
-  launchChromium,
   MERCHANDISER,
-  seed,
+  seededConsole,
   signIn,
-  startConsoleService,
 } from '../helpers/console.js';
 
 const skip = browserSkipReason();
-let service: ConsoleService;
-let browser: Browser;
-let usersExist = false;
-
-before(async () => {
-  if (skip) return;
-  service = await startConsoleService();
-  ({ usersExist } = await seed(service));
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+const suite = seededConsole();
 
 test('the rules listing shows each conflict with the other rule and why', { skip }, async (t) => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
   const page = await context.newPage();
   t.after(() => context.close());
-  await signIn(page, service.url, usersExist ? MERCHANDISER : ADMIN);
-  const headers = { 'x-csrf-token': await csrfTokenOf(page, service.url) };
+  await signIn(page, suite.service.url, suite.usersExist ? MERCHANDISER : ADMIN);
+  const headers = { 'x-csrf-token': await csrfTokenOf(page, suite.service.url) };
   for (const data of [
     { type: 'blockList', name: 'Block P5', fieldName: 'id', fieldValues: ['P5'] },
     { type: 'boostList', name: 'Boost P5', fieldName: 'id', fieldValues: ['P5', 'P6'], boost: 5 },
     { type: 'buryList', name: 'Bury P9', fieldName: 'id', fieldValues: ['P9'], boost: 5 },
   ]) {
-    const made = await page.request.post(`${service.url}/studios/shop/em-rules`, { headers, data });
+    const made = await page.request.post(`${suite.service.url}/studios/shop/em-rules`, { headers, data });
     assert.equal(made.status(), 201, await made.text());
   }
 
-  await page.goto(`${service.url}/console/rules?studio=shop&sort=name,asc`);
+  await page.goto(`${suite.service.url}/console/rules?studio=shop&sort=name,asc`);
   // A row is told by its own checkbox: the other rows' conflict lists name it too.
   const rowOf = (name: string) =>
     page

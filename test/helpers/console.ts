@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { type ServiceProcess, startService } from './process.js';
@@ -133,6 +134,32 @@ export async function seed(service: ConsoleService): Promise<{ usersExist: boole
     typeaheadInstances: ['shop-en'],
   });
   return { usersExist: user.status === 201 || user.status === 200 };
+}
+
+export interface SeededConsole {
+  service: ConsoleService;
+  browser: Browser;
+  /** Whether the merchandiser could be created (false before users exist). */
+  usersExist: boolean;
+}
+
+/**
+ * The seeded service and a Chromium, started before the calling file's tests and stopped
+ * after them; nothing starts where browser tests are skipped. Read its fields inside tests.
+ */
+export function seededConsole(): SeededConsole {
+  const state = { usersExist: false } as SeededConsole;
+  before(async () => {
+    if (browserSkipReason()) return;
+    state.service = await startConsoleService();
+    state.usersExist = (await seed(state.service)).usersExist;
+    state.browser = await launchChromium();
+  });
+  after(async () => {
+    await state.browser?.close();
+    await state.service?.stop();
+  });
+  return state;
 }
 
 const axeSource: string = createRequire(import.meta.url)('axe-core').source;
