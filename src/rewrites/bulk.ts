@@ -65,7 +65,7 @@ export async function runBulk(
     if (request.publish?.length) await takePublishTurn(trx, actor.studioId);
     // Then every rewrite named, in id order: items run in request order, and two requests
     // naming the same rewrites in other orders would otherwise lock them crosswise.
-    const named = [...new Set(items.flatMap((item) => item.id ?? []))].sort();
+    const named = [...new Set(items.flatMap((item) => item.id ?? []))];
     await lockRewrites(trx, actor.studioId, named);
     const result: RewriteBulkResult = {
       status: 'DONE',

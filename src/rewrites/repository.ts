@@ -1,7 +1,7 @@
 // SQL of single rewrites and of a studio's contents: reading, writing (with the word rows),
 // the per-studio publish turn, and the contents evaluation reads. The listing's SQL is in
 // listing-repository.ts.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { locksRowByRow } from '../storage/dialect.js';
 import type { Database } from '../storage/schema.js';
 import type { StoredRewrite } from './rewrite-record.js';
@@ -25,7 +25,7 @@ export async function selectRewrite(
   return row && toStoredRewrite(row);
 }
 
-// Ids per lock statement: `ids` comes sorted, so the statements lock in one order too.
+// Ids per lock statement; the ids are sorted first, so the statements lock in one order too.
 const LOCKS_PER_STATEMENT = 500;
 
 /**
@@ -34,13 +34,18 @@ const LOCKS_PER_STATEMENT = 500;
  */
 export async function lockRewrites(db: Kysely<Database>, studioId: string, ids: string[]): Promise<void> {
   if (!locksRowByRow(db)) return;
-  for (let i = 0; i < ids.length; i += LOCKS_PER_STATEMENT) {
+  const bytes = (id: string) => Buffer.from(id, 'utf8');
+  const ordered = [...ids].sort((a, b) => Buffer.compare(bytes(a), bytes(b)));
+  for (let i = 0; i < ordered.length; i += LOCKS_PER_STATEMENT) {
     await db
       .selectFrom('query_rewrite')
       .select('id')
       .where('studio_id', '=', studioId)
-      .where('id', 'in', ids.slice(i, i + LOCKS_PER_STATEMENT))
-      .orderBy('id')
+      .where('id', 'in', ordered.slice(i, i + LOCKS_PER_STATEMENT))
+      // Byte order, as the sort above: in a chunk, the rows are locked in the statement's
+      // order, and under a language collation that could differ from the order the chunks
+      // were cut in, so two requests could still take rows of two chunks crosswise.
+      .orderBy(sql`id collate "C"`)
       .forUpdate()
       .execute();
   }
