@@ -50,6 +50,12 @@ const settings = {
     schema: Type.Integer({ minimum: 1, maximum: 3_600_000 }),
     default: 5000,
   },
+  pgParallelWorkers: {
+    env: 'SEARCHDECK_PG_PARALLEL_WORKERS',
+    // PostgreSQL only: max_parallel_workers_per_gather of every connection (see operations.md).
+    schema: Type.Integer({ minimum: 0, maximum: 64 }),
+    default: 0,
+  },
   trustProxy: {
     env: 'SEARCHDECK_TRUST_PROXY',
     // Off, a list of proxy addresses and ranges, or `true`: read by parseTrustedProxies.
@@ -187,6 +193,8 @@ function describeProblem(name: SettingName, raw: string): string {
       return 'it must be an http:// or https:// URL';
     case 'statementTimeoutMs':
       return `"${raw}" is not a number of milliseconds (1-3600000)`;
+    case 'pgParallelWorkers':
+      return `"${raw}" is not a number of workers (0-64)`;
     case 'sessionIdleMinutes':
       return `"${raw}" is not a number of minutes (1-43200)`;
     case 'cookieSecure':

@@ -10,6 +10,7 @@ test('uses the documented defaults when nothing is set', () => {
   assert.equal(config.databaseUrl, undefined);
   assert.equal(config.logLevel, 'info');
   assert.equal(config.statementTimeoutMs, 5000);
+  assert.equal(config.pgParallelWorkers, 0);
   assert.ok(Object.isFrozen(config));
 });
 
@@ -28,6 +29,8 @@ for (const [variable, value] of [
   ['SEARCHDECK_SECRET_KEY', 'too-short'],
   ['SEARCHDECK_ADMIN_PASSWORD', 'short'],
   ['SEARCHDECK_STATEMENT_TIMEOUT_MS', '0'],
+  ['SEARCHDECK_PG_PARALLEL_WORKERS', '-1'],
+  ['SEARCHDECK_PG_PARALLEL_WORKERS', '65'],
   ['SEARCHDECK_STATEMENT_TIMEOUT_MS', '5s'],
 ] as const) {
   test(`rejects ${variable}=${value} with a message naming the variable`, () => {

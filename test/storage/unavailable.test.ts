@@ -106,6 +106,18 @@ describe('a PostgreSQL database that goes away', async () => {
     assert.equal(setting.rows[0]?.statement_timeout, '5s');
   });
 
+  test('starts no parallel workers for a statement unless configured to', { skip }, async (t) => {
+    const workers = async (env: Record<string, string>) => {
+      const { store } = await build(t, 'postgres', { env });
+      const shown = await sql<{
+        value: string;
+      }>`select current_setting('max_parallel_workers_per_gather') as value`.execute(store.db);
+      return shown.rows[0]?.value;
+    };
+    assert.equal(await workers({}), '0');
+    assert.equal(await workers({ SEARCHDECK_PG_PARALLEL_WORKERS: '2' }), '2');
+  });
+
   test('answers 503 on every interface while nothing listens at the database address, then serves again', {
     skip,
   }, async (t) => {
