@@ -69,6 +69,37 @@ export async function queryListing(
       .limit(size)
       .offset(page * size);
   };
+  if (driver && others.length > 0 && driver.rows > DRIVE_LIMIT) {
+    // Several large sets. When they look likely to share few rules (their sizes taken as
+    // independent shares of the studio), those rules are read from the sets' indexes alone,
+    // no rule row, up to a limit; within it, the page is sorted from just those rules.
+    // Otherwise (or past the limit) they are dense enough that walking the sort's index
+    // finds a page soon. A wrong guess costs time, never a different answer.
+    const studioRules = Math.max(await ruleCount(db, studioId), 1);
+    const likely = others.reduce((shared, other) => (shared * other.rows) / studioRules, driver.rows);
+    if (likely <= DRIVE_LIMIT) {
+      const shared = await db
+        .selectFrom(driver.set.table())
+        .select('c.rule_id')
+        .where((eb) => eb.and(others.map((o) => o.set.has(eb.ref('c.rule_id')))))
+        .limit(DRIVE_LIMIT + 1)
+        .execute();
+      if (shared.length <= DRIVE_LIMIT) {
+        return pageAmong(
+          db,
+          shared.map((row) => row.rule_id),
+          conditions,
+          ordered,
+          size,
+        );
+      }
+    }
+    const [found, total] = await Promise.all([
+      readPage(db, ordered(walk(db, conditions, sets)), size),
+      countMatching(db, studioId, conditions, sets),
+    ]);
+    return { rows: found, total };
+  }
   let rows: PageQuery;
   if (driver && driver.rows <= DRIVE_LIMIT) {
     rows = ordered(
@@ -81,14 +112,7 @@ export async function queryListing(
         ),
     );
   } else {
-    rows = ordered(
-      db
-        .selectFrom('rule as r')
-        .selectAll('r')
-        .where((eb) =>
-          eb.and([...conditions.map((c) => c(eb)), ...sets.map((o) => o.set.has(eb.ref('r.id')))]),
-        ),
-    );
+    rows = ordered(walk(db, conditions, sets));
   }
   const [found, total] = await Promise.all([
     readPage(db, rows, size),
@@ -98,6 +122,39 @@ export async function queryListing(
 }
 
 type PageQuery = SelectQueryBuilder<Database & { r: RuleTable }, 'r', RuleRow>;
+
+/** A page of the rules among `ids` that meet the conditions on the rule row, and their number. */
+async function pageAmong(
+  db: Kysely<Database>,
+  ids: string[],
+  conditions: RuleCondition[],
+  ordered: (query: PageQuery) => PageQuery,
+  size: number,
+): Promise<{ rows: RuleRow[]; total: number }> {
+  if (ids.length === 0) return { rows: [], total: 0 };
+  const among = (eb: RuleEb) => eb.and([...conditions.map((c) => c(eb)), eb('r.id', 'in', ids)]);
+  const page = readPage(db, ordered(db.selectFrom('rule as r').selectAll('r').where(among)), size);
+  // The sets' rows are the studio's; only conditions beyond the studio can leave a rule out.
+  const total =
+    conditions.length === 1
+      ? ids.length
+      : db
+          .selectFrom('rule as r')
+          .select((eb) => eb.fn.countAll<number>().as('total'))
+          .where(among)
+          .executeTakeFirstOrThrow()
+          .then((row) => Number(row.total));
+  const [rows, counted] = await Promise.all([page, total]);
+  return { rows, total: counted };
+}
+
+/** The studio's rules in the sort's index order, each checked against the conditions and sets. */
+function walk(db: Kysely<Database>, conditions: RuleCondition[], sets: Array<{ set: RuleSet }>) {
+  return db
+    .selectFrom('rule as r')
+    .selectAll('r')
+    .where((eb) => eb.and([...conditions.map((c) => c(eb)), ...sets.map((o) => o.set.has(eb.ref('r.id')))]));
+}
 
 /**
  * The rows of a page. A large page read in one statement holds SQLite, and with it the
@@ -132,15 +189,8 @@ async function countMatching(
   sets: Array<{ set: RuleSet; rows: number }>,
 ): Promise<number> {
   const [driver, ...others] = sets;
-  if (!driver && conditions.length === 1) {
-    // Every rule of the studio: its maintained count, not a count over its rows.
-    const count = await db
-      .selectFrom('rule_count')
-      .select('rules')
-      .where('studio_id', '=', studioId)
-      .executeTakeFirst();
-    return count?.rules ?? 0;
-  }
+  // Every rule of the studio: its maintained count, not a count over its rows.
+  if (!driver && conditions.length === 1) return ruleCount(db, studioId);
   if (!driver) {
     const count = await db
       .selectFrom('rule as r')
@@ -171,6 +221,16 @@ async function countMatching(
     )
     .executeTakeFirstOrThrow();
   return Number(count.total);
+}
+
+/** The number of rules in the studio, as the rule writes keep it. */
+async function ruleCount(db: Kysely<Database>, studioId: string): Promise<number> {
+  const count = await db
+    .selectFrom('rule_count')
+    .select('rules')
+    .where('studio_id', '=', studioId)
+    .executeTakeFirst();
+  return count?.rules ?? 0;
 }
 
 async function bySize(sets: RuleSet[]) {
