@@ -12,6 +12,7 @@ import {
   sql,
 } from 'kysely';
 import { dateConditions } from '../listing/date-conditions-repository.js';
+import { intersectsSetsFirst } from '../storage/dialect.js';
 import type { Database } from '../storage/schema.js';
 import type { ListingFilter, ListingParams } from './listing-params.js';
 import type { SortProperty } from './listing-terms.js';
@@ -69,7 +70,7 @@ export async function queryListing(
       .limit(size)
       .offset(page * size);
   };
-  if (driver && others.length > 0 && driver.rows > DRIVE_LIMIT) {
+  if (driver && others.length > 0 && driver.rows > DRIVE_LIMIT && intersectsSetsFirst(db)) {
     // Several large sets. When they look likely to share few rules (their sizes taken as
     // independent shares of the studio), those rules are read from the sets' indexes alone,
     // no rule row, up to a limit; within it, the page is sorted from just those rules.

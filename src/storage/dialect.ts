@@ -17,3 +17,13 @@ export function onPostgres(db: Kysely<Database>): boolean {
 export function locksRowByRow(db: Kysely<Database>): boolean {
   return onPostgres(db);
 }
+
+/**
+ * Whether filter sets that likely share few rules are best intersected first, their shared
+ * ids read and the page sorted from those: PostgreSQL otherwise often plans the sort-index
+ * walk as reading every rule of one set. SQLite walks as asked, and there the extra
+ * statement with an id list (sent to the reader thread) cost more than the walk.
+ */
+export function intersectsSetsFirst(db: Kysely<Database>): boolean {
+  return onPostgres(db);
+}

@@ -134,9 +134,9 @@ for (const engine of engines) {
 
     test('filters over large sets answer as the reference does, whichever way they are read', async (t) => {
       // The sets here mostly hold more than 2,000 rules, the most the listing reads whole, so
-      // it picks by the sets' sizes and what they share: the shared rules read from the sets
-      // alone (few guessed, few found), the sort's index walked (many guessed), or the shared
-      // rules read and found too many (few guessed, many found).
+      // on PostgreSQL it picks by the sets' sizes and what they share: the shared rules read
+      // from the sets alone (few guessed, few found), the sort's index walked (many guessed),
+      // or the shared rules read and found too many (few guessed, many found). SQLite walks.
       const fresh = await freshStore(engine);
       t.after(() => fresh.close());
       const { db } = fresh.store;
