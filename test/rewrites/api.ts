@@ -1,24 +1,15 @@
 // Helpers of the Query Rewrites API tests.
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import type { StudioAccess } from '../rules/api.js';
+import type { PublishableJson, StudioAccess } from '../rules/api.js';
 
 export { studioWithToken } from '../rules/api.js';
 
 export const REWRITES_ONLY = ['commercestudio.rewrites'];
 
-export interface RewriteJson {
-  id: string;
-  type: string;
-  publishState: string;
-  published: boolean;
-  markedForDeletion: boolean;
-  deleted: boolean;
-  lastModified: string;
+export interface RewriteJson extends PublishableJson {
   createdBy: string;
   lastModifiedBy: string;
-  liveContent: Record<string, unknown> | null;
-  [key: string]: unknown;
 }
 
 /** Answers a request of the API, asserting its status. */

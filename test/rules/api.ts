@@ -55,9 +55,9 @@ export async function tokenFor(
   return response.json<{ access_token: string }>().access_token;
 }
 
-export interface RuleJson {
+/** What rules and rewrites both answer: the publish state and the live content. */
+export interface PublishableJson {
   id: string;
-  name: string;
   type: string;
   publishState: string;
   published: boolean;
@@ -66,6 +66,10 @@ export interface RuleJson {
   lastModified: string;
   liveContent: Record<string, unknown> | null;
   [key: string]: unknown;
+}
+
+export interface RuleJson extends PublishableJson {
+  name: string;
 }
 
 /** Creates a rule through the API and answers it. */
