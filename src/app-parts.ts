@@ -6,6 +6,7 @@ import type { FailureLimiter } from './http/rate-limiter.js';
 import type { TokenService } from './oauth/token-service.js';
 import type { QueryParts } from './query/query-parts.js';
 import type { RulesParts } from './rules/rules-parts.js';
+import type { PlannerStatistics } from './storage/planner-statistics.js';
 import type { TypeaheadParts } from './typeahead/typeahead-parts.js';
 import type { UsersParts } from './users/users-parts.js';
 
@@ -26,6 +27,8 @@ export interface AppParts {
   readonly history: HistoryRetention;
   /** Live nodes of the clusters queried, connections to Solr, the search-log batch. */
   readonly query: QueryParts;
+  /** The planner's statistics of the large tables, refreshed after bulk writes and imports. */
+  readonly statistics: PlannerStatistics;
 }
 
 declare module 'fastify' {

@@ -41,6 +41,7 @@ import { rulesArea } from './rules/routes.js';
 import { studioRules } from './rules/rule-edits.js';
 import { rulesParts } from './rules/rules-parts.js';
 import type { Store } from './storage/database.js';
+import { PlannerStatistics } from './storage/planner-statistics.js';
 import { watchPool } from './storage/pool-metrics.js';
 import { studiosArea } from './studios/routes.js';
 import { typeaheadArea } from './typeahead/routes.js';
@@ -125,6 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Evaluation applies the rewrites of the Query Rewrites API (tests may give their own), and
   // that API's publishes tell it to rebuild (`onLiveChange` below).
   const evaluation = new EvaluationParts(ctx, deps.rewrites ?? STORED_REWRITES);
+  const statistics = new PlannerStatistics(deps.store.db, app.log);
   const parts: AppParts = {
     limits: {
       adminLogin,
@@ -132,13 +134,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     users: new UsersParts(deps.store, adminLogin, ctx.now, deps.config.sessionIdleMinutes, app.log),
     oauth: new TokenService(deps.store.db, deps.secretKey, ctx.now, externalIssuerSettings(deps.config)),
-    rules: rulesParts(ctx, (studioId, ruleIds) =>
-      evaluation.liveChanged(studioId, { rules: ruleIds, rewrites: false }),
+    rules: rulesParts(
+      ctx,
+      (studioId, ruleIds) => evaluation.liveChanged(studioId, { rules: ruleIds, rewrites: false }),
+      (rows) => statistics.wrote('rules', rows),
     ),
     typeahead: new TypeaheadParts(ctx),
     evaluation,
     history: new HistoryRetention({ ...ctx, retentionDays: deps.config.historyRetentionDays }),
     query: new QueryParts(ctx),
+    statistics,
   };
   app.decorate('parts', parts);
   app.addHook('onReady', async () => {
@@ -154,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     unwatchPool();
     await parts.evaluation.stop();
     await parts.query.close();
+    await parts.statistics.settled();
   });
   // The rewrites' own notice of a changed live set, for their API and for imports alike.
   const rewritesLiveChanged = (studioId: string) =>
@@ -169,12 +175,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rewritesArea(parts.oauth, {
       // liveChanged never throws; the rewrite's answer does not wait for the rebuild.
       onLiveChange: rewritesLiveChanged,
+      wrote: (rows) => statistics.wrote('rewrites', rows),
     }),
     objectsArea({
       typeahead: parts.typeahead,
       wakeDeliveries: () => parts.rules.webhooks.wake(),
       liveRulesChanged: (studioId) => parts.evaluation.liveChanged(studioId),
       liveRewritesChanged: rewritesLiveChanged,
+      wrote: (group, rows) => statistics.wrote(group, rows),
     }),
     evaluationArea(parts.oauth, parts.evaluation),
     historyArea,

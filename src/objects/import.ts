@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import { SYSTEM_ACTOR } from '../history/actor.js';
 import { ConflictError, ValidationError } from '../http/errors.js';
+import type { TableGroup } from '../storage/planner-statistics.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
 import type { ImportRun, ItemOf, KindKey, ObjectsDeps } from './kind.js';
@@ -55,7 +56,26 @@ export async function importObjects(
     throw error;
   }
   for (const after of run.afterCommit.values()) await after();
+  tellWritten(run, itemsOf);
   return reportOf(run, options);
+}
+
+// The kinds whose tables grow large, and the group of tables each fills.
+const GROUP_OF: Partial<Record<KindKey, TableGroup>> = {
+  rules: 'rules',
+  rewrites: 'rewrites',
+  links: 'links',
+};
+
+/** Tells the planner's statistics how many objects of the large kinds were created or replaced. */
+function tellWritten(run: ImportRun, itemsOf: (key: KindKey) => ItemOf<KindKey>[]): void {
+  const written = new Set([...run.report.created, ...run.report.updated]);
+  for (const kind of KINDS) {
+    const group = GROUP_OF[kind.key];
+    if (group === undefined) continue;
+    const rows = itemsOf(kind.key).filter((item) => written.has(kind.nameOf(item))).length;
+    run.deps.wrote?.(group, rows);
+  }
 }
 
 function newRun(

@@ -3,6 +3,7 @@
 // kinds/index.ts; a new kind is one more entry there.
 import type { Kysely } from 'kysely';
 import type { SecretBox } from '../security/secret-box.js';
+import type { TableGroup } from '../storage/planner-statistics.js';
 import type { Database } from '../storage/schema.js';
 import type { TypeaheadParts } from '../typeahead/typeahead-parts.js';
 import type { ImportReport, Objects, ObjectType, Policy } from './schemas.js';
@@ -20,6 +21,8 @@ export interface ObjectsDeps {
   liveRulesChanged?(studioId: string): Promise<void>;
   /** The rewrites' own notice that a studio's live rewrites changed (after the import's commit). */
   liveRewritesChanged?(studioId: string): void;
+  /** Told how many rows of a group of large tables the import wrote (after its commit). */
+  wrote?(group: TableGroup, rows: number): void;
   now(): Date;
 }
 

@@ -9,7 +9,6 @@ import { type AppContext, type Area, appScope } from '../http/area.js';
 import { ValidationError } from '../http/errors.js';
 import { adminErrors, sharedRef } from '../http/schemas.js';
 import { SecretBox } from '../security/secret-box.js';
-import type { TypeaheadParts } from '../typeahead/typeahead-parts.js';
 import { exportDocument, selectionOf } from './export.js';
 import { importObjects } from './import.js';
 import type { ObjectsDeps } from './kind.js';
@@ -29,12 +28,7 @@ const errors = { ...adminErrors, 409: adminErrors[400] };
 const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
 
 /** What the area needs of the app's stateful parts. */
-export interface ObjectsParts {
-  typeahead: TypeaheadParts;
-  wakeDeliveries(): void;
-  liveRulesChanged?(studioId: string): Promise<void>;
-  liveRewritesChanged?(studioId: string): void;
-}
+export type ObjectsParts = Omit<ObjectsDeps, 'box' | 'now'>;
 
 /** The Objects API (`/api/objects`, `/api/apps/{app}/objects`). */
 export function objectsArea(parts: ObjectsParts): Area {

@@ -27,6 +27,8 @@ const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 })
 export interface RewritesAreaOptions {
   /** Called after a commit that changed a studio's live rewrites (evaluation rebuilds its index). */
   onLiveChange?: LiveChangeListener;
+  /** Told how many rewrites a bulk request wrote, once committed. */
+  wrote?: (rows: number) => void;
 }
 
 /** The listing's lists and enum values in the schema's form, before the schema checks them. */
@@ -50,7 +52,7 @@ export function rewritesArea(tokens: TokenService, options: RewritesAreaOptions 
           ctx.log.warn({ err: error, studioId }, 'a listener of live rewrite changes failed');
         }
       };
-      const rewrites = new RewritesService(ctx.store.db, ctx.now, onLiveChange);
+      const rewrites = new RewritesService(ctx.store.db, ctx.now, onLiveChange, options.wrote);
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
           async (api) => {

@@ -60,6 +60,8 @@ export class RewritesService {
     private readonly db: Kysely<Database>,
     private readonly now: () => Date,
     private readonly onLiveChange: LiveChangeListener = () => {},
+    /** Told how many rewrites a bulk request wrote (the planner's statistics follow large ones). */
+    private readonly wrote: (rows: number) => void = () => {},
   ) {}
 
   list(studioId: string, query: RewriteListingQuery): Promise<Page<RewriteResponse>> {
@@ -118,6 +120,7 @@ export class RewritesService {
       return done;
     });
     if (changes.some((change) => change.liveChanged)) this.onLiveChange(actor.studioId);
+    this.wrote(result.created.length + changes.length);
     return result;
   }
 

@@ -69,6 +69,8 @@ export class BulkRunner {
     private readonly webhooks: WebhookDelivery,
     private readonly metrics: RulesMetrics,
     private readonly liveChanged: LiveChangeListener = async () => {},
+    /** Told how many rules an operation wrote, once it ends (the planner's statistics follow). */
+    private readonly wrote: (rows: number) => void = () => {},
   ) {}
 
   /** Records the operation, flags the rules it names, and starts it. */
@@ -179,6 +181,8 @@ export class BulkRunner {
       status.errors.push({ operation: 'create', index: -1, message: (error as Error).message });
     }
     this.metrics.bulkEnded(status.status);
+    const { created, updated, deleted, published } = status.counts;
+    this.wrote(created + updated + deleted + published);
     await inTransaction(this.db, (trx) => clearBulkOperation(trx, operationId)).catch(() => {});
     await this.save(status, true).catch(() => {});
   }

@@ -22,7 +22,11 @@ export interface RulesParts {
   close(): Promise<void>;
 }
 
-export function rulesParts(ctx: AppContext, liveChanged: LiveChangeListener = async () => {}): RulesParts {
+export function rulesParts(
+  ctx: AppContext,
+  liveChanged: LiveChangeListener = async () => {},
+  wrote: (rows: number) => void = () => {},
+): RulesParts {
   const { db } = ctx.store;
   const delays = ctx.tuning.syncRetryDelaysMs;
   const webhooks = new WebhookDelivery(
@@ -34,7 +38,7 @@ export function rulesParts(ctx: AppContext, liveChanged: LiveChangeListener = as
     delays ? { retryDelaysMs: [...delays], timeoutMs: 2_000 } : {},
   );
   const metrics = new RulesMetrics(ctx.metrics);
-  const bulk = new BulkRunner(db, ctx.log, ctx.now, webhooks, metrics, liveChanged);
+  const bulk = new BulkRunner(db, ctx.log, ctx.now, webhooks, metrics, liveChanged, wrote);
   return {
     metrics,
     webhooks,
