@@ -20,6 +20,11 @@ export interface IdSet<Id extends string> {
   table(): AliasedExpression<Record<Id, string>, 'c'>;
   /** Whether one item is in the set: a few index seeks. */
   has(itemId: Expression<string>): Expression<SqlBool>;
+  /**
+   * `has`, written so that the planner keeps it a lookup per item where it would otherwise
+   * turn it into a join over the whole set (see `flattensExists`); absent, `has` is used.
+   */
+  probe?(itemId: Expression<string>): Expression<SqlBool>;
   /** Side rows read to list the set: at least its items, a cheap count of index ranges. */
   size(): Promise<number>;
   /** Whether `size()` is exactly the number of items (then a lone set's total needs no count). */

@@ -12,7 +12,7 @@ import {
   sql,
 } from 'kysely';
 import { dateConditions } from '../listing/date-conditions-repository.js';
-import { intersectsSetsFirst } from '../storage/dialect.js';
+import { flattensExists, intersectsSetsFirst } from '../storage/dialect.js';
 import type { Database } from '../storage/schema.js';
 import type { ListingFilter, ListingParams } from './listing-params.js';
 import type { SortProperty } from './listing-terms.js';
@@ -95,8 +95,10 @@ export async function queryListing(
         );
       }
     }
+    // Past the limit the sets share more than DRIVE_LIMIT rules (or are guessed to).
+    const probe = shortWalk(params, studioRules, Math.max(likely, DRIVE_LIMIT), driver.rows);
     const [found, total] = await Promise.all([
-      readPage(db, ordered(walk(db, conditions, sets)), size),
+      readPage(db, ordered(walk(db, conditions, sets, probe)), size),
       countMatching(db, studioId, conditions, sets),
     ]);
     return { rows: found, total };
@@ -113,7 +115,13 @@ export async function queryListing(
         ),
     );
   } else {
-    rows = ordered(walk(db, conditions, sets));
+    // PostgreSQL would read the whole set and sort it unless the walk's checks are probes;
+    // they are, when the walk is expected to be the shorter read.
+    const probe =
+      driver !== undefined &&
+      flattensExists(db) &&
+      shortWalk(params, await ruleCount(db, studioId), driver.rows, driver.rows);
+    rows = ordered(walk(db, conditions, sets, probe));
   }
   const [found, total] = await Promise.all([
     readPage(db, rows, size),
@@ -149,12 +157,33 @@ async function pageAmong(
   return { rows, total: counted };
 }
 
-/** The studio's rules in the sort's index order, each checked against the conditions and sets. */
-function walk(db: Kysely<Database>, conditions: RuleCondition[], sets: Array<{ set: RuleSet }>) {
+/**
+ * The studio's rules in the sort's index order, each checked against the conditions and
+ * sets; with `probe`, by checks the planner must keep per rule (it then stops at the page's
+ * end), else by checks it may turn into joins over the sets.
+ */
+function walk(
+  db: Kysely<Database>,
+  conditions: RuleCondition[],
+  sets: Array<{ set: RuleSet }>,
+  probe = false,
+) {
+  const check = (set: RuleSet, id: Expression<string>) => (probe && set.probe ? set.probe(id) : set.has(id));
   return db
     .selectFrom('rule as r')
     .selectAll('r')
-    .where((eb) => eb.and([...conditions.map((c) => c(eb)), ...sets.map((o) => o.set.has(eb.ref('r.id')))]));
+    .where((eb) => eb.and([...conditions.map((c) => c(eb)), ...sets.map((o) => check(o.set, eb.ref('r.id')))]));
+}
+
+/**
+ * Whether walking the sort's index to the page's end reads fewer rules than the set it
+ * filters by: with `matching` of `studioRules` spread through the order, the page's end
+ * lies about (offset + size) × studioRules / matching rules into the walk. Joining the set
+ * reads `setRows` rules whatever the page.
+ */
+function shortWalk(params: ListingParams, studioRules: number, matching: number, setRows: number): boolean {
+  const end = (params.page + 1) * params.size;
+  return (end * Math.max(studioRules, 1)) / Math.max(matching, 1) <= setRows;
 }
 
 /**

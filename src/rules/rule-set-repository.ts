@@ -59,6 +59,8 @@ function facetSet(db: Kysely<Database>, studioId: string, kind: string, values: 
     // One facet value has one row per rule; several may repeat a rule.
     table: () => (values.length === 1 ? ids() : ids().distinct()).as('c'),
     has: (ruleId) => sql<SqlBool>`exists ${ids().where('rule_id', '=', ruleId)}`,
+    // `offset 0` is a no-op that PostgreSQL never flattens into a join (PostgreSQL only).
+    probe: (ruleId) => sql<SqlBool>`exists ${ids().where('rule_id', '=', ruleId).offset(0)}`,
     size: async () =>
       Number(
         (

@@ -27,3 +27,13 @@ export function locksRowByRow(db: Kysely<Database>): boolean {
 export function intersectsSetsFirst(db: Kysely<Database>): boolean {
   return onPostgres(db);
 }
+
+/**
+ * Whether the planner turns a correlated `exists` into a join over the whole subquery:
+ * PostgreSQL does (then a rules page filtered by one large tag reads every rule of the tag
+ * and sorts them, however few the page needs), unless the subquery has an `offset`, which
+ * it never flattens. SQLite runs an `exists` as written, a lookup per row.
+ */
+export function flattensExists(db: Kysely<Database>): boolean {
+  return onPostgres(db);
+}
