@@ -172,7 +172,9 @@ function walk(
   return db
     .selectFrom('rule as r')
     .selectAll('r')
-    .where((eb) => eb.and([...conditions.map((c) => c(eb)), ...sets.map((o) => check(o.set, eb.ref('r.id')))]));
+    .where((eb) =>
+      eb.and([...conditions.map((c) => c(eb)), ...sets.map((o) => check(o.set, eb.ref('r.id')))]),
+    );
 }
 
 /**
