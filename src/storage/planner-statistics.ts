@@ -71,8 +71,9 @@ export class PlannerStatistics {
     const postgres = onPostgres(this.db);
     const tables = GROUPS[group][postgres ? 'postgres' : 'sqlite'];
     for (;;) {
-      const written = this.#pending.get(group) ?? 0;
       const basis = await (postgres ? plannedRowsPostgres : plannedRowsSqlite)(this.db, tables[0]);
+      // Read after the await, so rows reported while the basis was read are weighed too.
+      const written = this.#pending.get(group) ?? 0;
       if (basis !== undefined && written <= BASE_ROWS + SHARE * basis) return;
       this.#pending.set(group, 0);
       if (postgres) await analyzePostgres(this.db, tables);
