@@ -145,26 +145,27 @@ async function suggestionsBesidePeers(engine: Engine): Promise<string[]> {
     if (redisPeer) stops.push(() => redisPeer.stop());
 
     const seconds = SECONDS;
-    let round = 0;
-    const sides: Record<string, () => Promise<Measure>> = {
-      ours: () =>
-        measureServer(service.pid, { label: 'ours', url, headers, path: prefixPaths(7 + round++), seconds }),
-      bare: () => measureServer(bare.pid, { label: 'bare', url: `${bare.url}/bare`, seconds }),
-      raw: () => measureServer(raw.pid, { label: 'raw', url: raw.url, seconds }),
-    };
-    if (redisPeer) {
-      let redisRound = -1;
-      sides.redis = () =>
-        measureServer(redisPeer.pid, {
-          label: 'redis',
-          url: `${redisPeer.url}/typeahead/suggestions`,
-          path: prefixPaths(7 + Math.max(0, redisRound++)),
+    // Every side gets the same requests (prefixes and embed token header): its n-th round the
+    // n-th sequence of prefixes.
+    const side = (pid: number, base: string) => {
+      let round = 0;
+      return () =>
+        measureServer(pid, {
+          label: base,
+          url: `${base}/typeahead/suggestions`,
+          headers,
+          path: prefixPaths(7 + round++),
           seconds,
         });
-    }
+    };
+    const sides: Record<string, () => Promise<Measure>> = {
+      ours: side(service.pid, service.url),
+      bare: side(bare.pid, bare.url),
+      raw: side(raw.pid, raw.url),
+    };
+    if (redisPeer) sides.redis = side(redisPeer.pid, redisPeer.url);
     // Unmeasured first: the JIT, the answer cache and the connections warm up on every side.
-    for (const side of Object.values(sides)) await side();
-    round = 0;
+    for (const warm of Object.values(sides)) await warm();
     const rounds = await rotatingRounds(ROUNDS, sides);
     const ours = medianMeasure(rounds.ours!);
     const vsBare = { ours: rounds.ours!, peer: rounds.bare! };
@@ -224,8 +225,8 @@ async function suggestionsBesidePeers(engine: Engine): Promise<string[]> {
       });
     }
     return [
-      `One instance of ${counts.served} served suggestions (curated), ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} behind it. 10 connections, ${seconds} s per round, ${ROUNDS} rounds in which every side runs once, each round starting with the next side; figures are medians over the rounds, ratios the median (min–max) of the per-round ratios. The constant peers answer the default answer (${sample.length} strings); the Redis peer holds the same terms as \`<lower-case>\\0<term>\` in one sorted set and answers the same prefixes over one pipelined connection.`,
-      ...(redisMissing ? ['', `The Redis row is missing: ${redisMissing}.`] : []),
+      `One instance of ${counts.served} served suggestions (curated), ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} behind it. 10 connections, ${seconds} s per round, ${ROUNDS} rounds in which every side runs once, each round starting with the next side; figures are medians over the rounds, ratios the median (min–max) of the per-round ratios. Every side receives the same requests (the same random prefixes, the same \`Authorization: Embed\` header), so the load generator, which shares the cores, does the same work for each; the constant peers answer the default answer ($sample.lengthstrings) whatever the prefix, and the Redis peer holds the same terms as \`<lower-case>\\0<term>\` in one sorted set and answers the same prefixes over one pipelined connection.`,
+      ...(redisMissing ? ['', `The Redis row is missing: $redisMissing.`] : []),
       '',
       comparisonTable(rows),
       ...(QUICK ? ['', 'Quick mode (`BENCH_QUICK=1`): 3 s rounds.'] : []),
