@@ -44,6 +44,13 @@ export interface UserAuthDeps {
 
 type SlowVerdict = User | 'denied' | { retryAfter: number };
 
+const LAST_CREDENTIALS = Symbol('searchdeck.lastCredentials');
+interface RememberedCredentials {
+  username: string;
+  password: string;
+  key: string;
+}
+
 /**
  * Checks a username and password against the failure limit: a client with too many failed
  * logins is refused (429) before anything else, even with the right password, so the limit
@@ -60,14 +67,24 @@ export class PasswordCheck {
     private readonly log: FastifyInstance['log'],
   ) {}
 
-  /** The user, or throws 401 (`challenge`) or 429. */
-  async check(client: string, username: string, password: string, challenge: string): Promise<User> {
+  /**
+   * The user, or throws 401 (`challenge`) or 429. `connection` (the request's socket) lets
+   * the credentials' key be worked out once per connection instead of once per request.
+   */
+  async check(
+    client: string,
+    username: string,
+    password: string,
+    challenge: string,
+    connection?: object,
+  ): Promise<User> {
     const { limiter, verifier } = this.deps;
     const retryAfter = await limiter.retryAfter(client);
     if (retryAfter > 0) throw tooManyFailures(retryAfter);
-    const known = await verifier.knownVerdict(username, password);
+    const credentials = this.credentialsKey(connection, username, password);
+    const known = await verifier.knownVerdict(username, password, credentials);
     if (known) return known;
-    const key = `${client}\0${verifier.credentialsKey(username, password)}`;
+    const key = `${client}\0${credentials}`;
     let check = this.underWay.get(key);
     if (check === undefined) {
       check = this.slowCheck(client, username, password).finally(() => this.underWay.delete(key));
@@ -77,6 +94,21 @@ export class PasswordCheck {
     if (verdict === 'denied') throw new UnauthorizedError('invalid username or password', challenge);
     if ('retryAfter' in verdict) throw tooManyFailures(verdict.retryAfter);
     return verdict;
+  }
+
+  /**
+   * The verifier's key of these credentials, remembered on the connection they came over: a
+   * client sends the same header on every request of a connection, and the HMAC behind the
+   * key was a twentieth of a link check's CPU. It is only a name of the credentials; what
+   * they admit is decided by the verifier and the failure limit on every request, as before.
+   */
+  private credentialsKey(connection: object | undefined, username: string, password: string): string {
+    const remembering = connection as { [LAST_CREDENTIALS]?: RememberedCredentials } | undefined;
+    const last = remembering?.[LAST_CREDENTIALS];
+    if (last !== undefined && last.username === username && last.password === password) return last.key;
+    const key = this.deps.verifier.credentialsKey(username, password);
+    if (remembering) remembering[LAST_CREDENTIALS] = { username, password, key };
+    return key;
   }
 
   private async slowCheck(client: string, username: string, password: string): Promise<SlowVerdict> {
@@ -136,6 +168,7 @@ export function requireUser(app: FastifyInstance, deps: UserAuthDeps, passwords:
         credentials.user,
         credentials.password,
         CHALLENGE,
+        request.raw.socket,
       );
     } else {
       const session = request.headers.authorization ? undefined : await sessionOf(request, deps);
@@ -167,7 +200,13 @@ export function userCheck(
   return async (request) => {
     const credentials = parseBasic(request.headers.authorization);
     if (credentials) {
-      await passwords.check(request.ip, credentials.user, credentials.password, CHALLENGE);
+      await passwords.check(
+        request.ip,
+        credentials.user,
+        credentials.password,
+        CHALLENGE,
+        request.raw.socket,
+      );
       return;
     }
     const session = request.headers.authorization ? undefined : await sessionOf(request, deps);

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { prepareDirectory } from './directory.js';
 import { guardedPool } from './guarded-pool.js';
+import { LiteralLimits } from './literal-limits.js';
 import { type Notifications, postgresNotifications } from './notifications.js';
 import { countingDialect, PoolStats } from './pool-stats.js';
 import type { Database } from './schema.js';
@@ -75,7 +76,10 @@ function openSqlite(dataDir: string): Store {
   sqlite.pragma('busy_timeout = 5000');
   const pool = new PoolStats(1);
   const dialect = new SqliteDialect({ database: withStatementCache(sqlite) });
-  const db = new Kysely<Database>({ dialect: countingDialect(dialect, pool) });
+  const db = new Kysely<Database>({
+    dialect: countingDialect(dialect, pool),
+    plugins: [new LiteralLimits()],
+  });
   const reader = sqliteReader(sqliteFile(dataDir));
   return {
     db,

@@ -15,6 +15,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
+import { LiteralLimits } from './literal-limits.js';
 import type { Database } from './schema.js';
 
 // The worker's code, run as CommonJS: opens the file read-only and answers each message.
@@ -130,5 +131,6 @@ export function sqliteReader(file: string): Kysely<Database> {
       createIntrospector: (db) => new SqliteIntrospector(db),
       createQueryCompiler: () => new SqliteQueryCompiler(),
     },
+    plugins: [new LiteralLimits()],
   });
 }

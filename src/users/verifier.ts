@@ -47,10 +47,14 @@ export class UserVerifier {
 
   /**
    * The verdict when it costs no scrypt (these are the remembered credentials), else
-   * undefined: the caller then knows the check will be slow.
+   * undefined: the caller then knows the check will be slow. `key`, when given, is
+   * `credentialsKey(username, password)` worked out before.
    */
-  async knownVerdict(username: string, password: string): Promise<User | false | undefined> {
-    const key = this.credentialsKey(username, password);
+  async knownVerdict(
+    username: string,
+    password: string,
+    key = this.credentialsKey(username, password),
+  ): Promise<User | false | undefined> {
     const remembered = this.verified.get(key);
     if (remembered === undefined) return undefined;
     const row = await this.rowOf(username);

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { PasswordCheck } from '../../src/http/admin-auth.js';
+import { FailureLimiter } from '../../src/http/rate-limiter.js';
 import { hashSecret } from '../../src/security/password-hash.js';
 import { deleteUserRow, insertUser, updateUserRow } from '../../src/users/repository.js';
 import { UserVerifier } from '../../src/users/verifier.js';
@@ -75,6 +78,35 @@ for (const engine of engines) {
       await deleteUserRow(other.db, 'vera');
       await new Promise((resolve) => setTimeout(resolve, 2));
       assert.equal(await verifier.knownVerdict('vera', 'a-new-password'), undefined);
+    });
+
+    test('credentials remembered on a connection admit only the same credentials', async (t) => {
+      const fresh = await withUser(engine, 'vera');
+      t.after(() => fresh.close());
+      const { db } = fresh.store;
+      const now = () => new Date();
+      const log = { warn: () => {} } as unknown as FastifyInstance['log'];
+      const verifier = new UserVerifier(db);
+      const limiter = new FailureLimiter(db, 'admin-login', now);
+      const passwords = new PasswordCheck({ db, verifier, limiter, now, sessionIdleMs: 60_000 }, log);
+      const connection = {};
+      const check = (user: string, password: string) =>
+        passwords.check('192.0.2.7', user, password, 'Basic', connection).then(
+          (found) => found.username,
+          (error: Error & { status?: number }) => error.status,
+        );
+      assert.equal(await check('vera', RIGHT), 'vera');
+      assert.equal(await check('vera', RIGHT), 'vera');
+      // The same connection, other credentials: each is checked as if the connection were new.
+      assert.equal(await check('vera', WRONG), 401);
+      assert.equal(await check('vera', `${RIGHT} `), 401);
+      assert.equal(await check('other', RIGHT), 401);
+      assert.equal(await check('vera', RIGHT), 'vera');
+      // A password changed since is refused on the connection that used the old one.
+      await updateUserRow(db, 'vera', { password_hash: await hashSecret('a-new-password') });
+      verifier.forget('vera');
+      assert.equal(await check('vera', RIGHT), 401);
+      assert.equal(await check('vera', 'a-new-password'), 'vera');
     });
   });
 }
