@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { AdminVerifier } from '../../src/security/admin-credentials.js';
 import { openStore, type StoreOptions } from '../../src/storage/database.js';
+import { UserVerifier } from '../../src/users/verifier.js';
 import { skipReason } from '../helpers/app.js';
 import { testDatabaseUrl } from '../helpers/postgres.js';
 import { runCli } from '../helpers/process.js';
@@ -27,7 +27,7 @@ after(() => {
 async function isAdminPassword(options: StoreOptions, password: string): Promise<boolean> {
   const store = openStore(options);
   try {
-    return await new AdminVerifier(store.db).verify('admin', password);
+    return (await new UserVerifier(store.db).verify('admin', password)) !== undefined;
   } finally {
     await store.close();
   }
