@@ -13,7 +13,7 @@ import { alternate, comparisonTable, medianMeasure, ratioOf } from './compare.js
 import { type BenchStore, createBenchStore, type Engine } from './engines.js';
 import { HOT_PAIRS, shopperQueries } from './evaluate-data.js';
 import { median, seededRandom, startBare, startProcess, tokenOf } from './lib.js';
-import { measureServer } from './measure.js';
+import { queryStream, sideByRound } from './measure.js';
 import type { Benchmark } from './run.js';
 import { targetTable } from './targets.js';
 
@@ -60,30 +60,18 @@ export const evaluateBenchmark: Benchmark = {
         }
         const bare = await startBare(sample);
         // The bare route gets the same requests (queries and bearer header) as the service.
-        let next = 0;
-        let nextBare = 0;
+        const side = (pid: number, label: string, base: string) =>
+          sideByRound(
+            pid,
+            { label, url: base, headers, seconds: SECONDS, connections: 1 },
+            queryStream(queries, (q) => `/em-rules/evaluate?q=${q}`),
+          );
         const rounds = await (async () => {
           try {
             return await alternate(
               ROUNDS,
-              () =>
-                measureServer(service.pid, {
-                  label: 'evaluate',
-                  url: service.url,
-                  headers,
-                  path: () => url(queries[next++ % queries.length]!),
-                  seconds: SECONDS,
-                  connections: 1,
-                }),
-              () =>
-                measureServer(bare.pid, {
-                  label: 'bare',
-                  url: bare.url,
-                  headers,
-                  path: () => url(queries[nextBare++ % queries.length]!),
-                  seconds: SECONDS,
-                  connections: 1,
-                }),
+              side(service.pid, 'evaluate', service.url),
+              side(bare.pid, 'bare', bare.url),
             );
           } finally {
             await bare.stop();

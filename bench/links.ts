@@ -6,7 +6,7 @@ import pg from 'pg';
 import { type ComparisonRow, comparisonTable, type Measure, medianMeasure, ratioOf } from './compare.js';
 import { type BenchStore, createBenchStore, type Engine } from './engines.js';
 import { seededRandom, startBare, startService } from './lib.js';
-import { measureServer, rotatingRounds } from './measure.js';
+import { measureServer, rotatingRounds, sideByRound } from './measure.js';
 import type { Benchmark } from './run.js';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -120,19 +120,11 @@ export const linksBenchmark: Benchmark = {
           return `/api/links/check?subject=${q(l.subject)}&object=${q(l.object)}&linkType=${l.type}`;
         };
       };
-      // Every side gets the same requests, the bare route those of the largest graph: its
-      // n-th round the n-th sequence of checks.
-      const side = (pid: number, url: string, links: number) => {
-        let round = 0;
-        return () =>
-          measureServer(pid, {
-            label: String(links),
-            url,
-            headers,
-            seconds: SECONDS,
-            path: checkOf(links, 42 + round++),
-          });
-      };
+      // Every side gets the same requests, the bare route those of the largest graph.
+      const side = (pid: number, url: string, links: number) =>
+        sideByRound(pid, { label: String(links), url, headers, seconds: SECONDS }, (round) =>
+          checkOf(links, 42 + round),
+        );
       const sides: Record<string, () => Promise<Measure>> = {
         bare: side(bare.pid, bare.url, SIZES[SIZES.length - 1]!),
       };

@@ -30,3 +30,25 @@ export async function rotatingRounds<K extends string>(
   }
   return results;
 }
+
+/**
+ * One side of a comparison whose n-th round sends the request stream `pathsOfRound(n)`:
+ * sides made with the same function receive the same requests, round by round, so the load
+ * generator (which shares the machine's cores) does the same work for each.
+ */
+export function sideByRound(
+  pid: number,
+  options: Omit<LoadOptions, 'path'>,
+  pathsOfRound: (round: number) => () => string,
+): () => Promise<Measure> {
+  let round = 0;
+  return () => measureServer(pid, { ...options, path: pathsOfRound(round++) });
+}
+
+/** Paths over a list of queries, each round starting further into the list. */
+export function queryStream(queries: readonly string[], path: (q: string) => string) {
+  return (round: number) => {
+    let next = round * 997;
+    return () => path(encodeURIComponent(queries[next++ % queries.length]!));
+  };
+}

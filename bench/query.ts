@@ -8,7 +8,7 @@ import { createBenchStore, type Engine } from './engines.js';
 import { seedStudio } from './evaluate.js';
 import { shopperQueries } from './evaluate-data.js';
 import { seededRandom, startProcess, startService } from './lib.js';
-import { measureServer } from './measure.js';
+import { queryStream, sideByRound } from './measure.js';
 import type { Benchmark } from './run.js';
 import { targetTable } from './targets.js';
 
@@ -74,17 +74,13 @@ export const queryBenchmark: Benchmark = {
           { headers },
         );
         if (!check.ok) throw new Error(`query: ${check.status} ${await check.text()}`);
-        let next = 0;
-        const side = (pid: number, url: string, path: (q: string) => string, connections: number) => () =>
-          measureServer(pid, {
-            label: '',
-            url,
-            // The node gets the same header, so the load generator does the same work for both.
-            headers,
-            path: () => path(encodeURIComponent(queries[next++ % queries.length]!)),
-            seconds: SECONDS,
-            connections,
-          });
+        // Both sides get the same queries, round by round, and the same header.
+        const side = (pid: number, url: string, path: (q: string) => string, connections: number) =>
+          sideByRound(
+            pid,
+            { label: '', url, headers, seconds: SECONDS, connections },
+            queryStream(queries, path),
+          );
         const direct = (q: string) => `/solr/products/select?q=${q}&rows=10`;
         const through = (q: string) => `/api/apps/shop/query/web?q=${q}&rows=10`;
         const rows = [];

@@ -14,7 +14,7 @@ import { EmbedTokens } from '../src/typeahead/embed-tokens.js';
 import { type ComparisonRow, comparisonTable, type Measure, medianMeasure, ratioOf } from './compare.js';
 import { createBenchStore, type Engine } from './engines.js';
 import { percentile, root, rssMiB, seededRandom, startBare, startProcess, startService } from './lib.js';
-import { measureServer, rotatingRounds } from './measure.js';
+import { rotatingRounds, sideByRound } from './measure.js';
 import { RespClient } from './resp-client.js';
 import type { Benchmark } from './run.js';
 import { randomTerms } from './typeahead-data.js';
@@ -145,19 +145,11 @@ async function suggestionsBesidePeers(engine: Engine): Promise<string[]> {
     if (redisPeer) stops.push(() => redisPeer.stop());
 
     const seconds = SECONDS;
-    // Every side gets the same requests (prefixes and embed token header): its n-th round the
-    // n-th sequence of prefixes.
-    const side = (pid: number, base: string) => {
-      let round = 0;
-      return () =>
-        measureServer(pid, {
-          label: base,
-          url: `${base}/typeahead/suggestions`,
-          headers,
-          path: prefixPaths(7 + round++),
-          seconds,
-        });
-    };
+    // Every side gets the same requests: the same prefixes and the embed token header.
+    const side = (pid: number, base: string) =>
+      sideByRound(pid, { label: base, url: `${base}/typeahead/suggestions`, headers, seconds }, (round) =>
+        prefixPaths(7 + round),
+      );
     const sides: Record<string, () => Promise<Measure>> = {
       ours: side(service.pid, service.url),
       bare: side(bare.pid, bare.url),
