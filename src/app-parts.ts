@@ -2,6 +2,7 @@
 // them; tests reach them as `app.parts` instead of through module state.
 import type { EvaluationParts } from './evaluation/evaluation-parts.js';
 import type { HistoryRetention } from './history/retention.js';
+import type { FastLanes } from './http/fast-lane.js';
 import type { FailureLimiter } from './http/rate-limiter.js';
 import type { TokenService } from './oauth/token-service.js';
 import type { QueryParts } from './query/query-parts.js';
@@ -29,6 +30,8 @@ export interface AppParts {
   readonly query: QueryParts;
   /** The planner's statistics of the large tables, refreshed after bulk writes and imports. */
   readonly statistics: PlannerStatistics;
+  /** The paths answered before routing (suggestions, link checks) and how often they were. */
+  readonly lanes: FastLanes;
 }
 
 declare module 'fastify' {

@@ -17,6 +17,7 @@ import { consoleDirectory, consoleRoutes } from './http/console.js';
 import { answerClientError, answerFrameworkError, takeOverNodeAnswers } from './http/early-errors.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { ValidationError } from './http/errors.js';
+import { FastLanes } from './http/fast-lane.js';
 import { landingPage } from './http/landing-page.js';
 import { createMetrics } from './http/metrics.js';
 import { openApiOptions } from './http/openapi.js';
@@ -120,6 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     now,
     tuning: deps.tuning ?? {},
+    lanes: new FastLanes(app, metrics, deps.tuning?.fastLanes !== false),
   };
   const unwatchPool = watchPool(deps.store.pool, ctx.metrics, app.log);
   const adminLogin = new FailureLimiter(deps.store.db, 'admin-login', ctx.now);
@@ -144,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     history: new HistoryRetention({ ...ctx, retentionDays: deps.config.historyRetentionDays }),
     query: new QueryParts(ctx),
     statistics,
+    lanes: ctx.lanes,
   };
   app.decorate('parts', parts);
   app.addHook('onReady', async () => {

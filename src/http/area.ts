@@ -4,6 +4,7 @@ import type { TSchema } from 'typebox';
 import type { Config } from '../config.js';
 import type { JobMetrics } from '../jobs/job-metrics.js';
 import type { Store } from '../storage/database.js';
+import type { FastLanes } from './fast-lane.js';
 
 /** What every area gets from the app: storage, keys, configuration, metrics, the clock. */
 export interface AppContext {
@@ -16,6 +17,8 @@ export interface AppContext {
   readonly log: FastifyBaseLogger;
   readonly now: () => Date;
   readonly tuning: Tuning;
+  /** Where an area puts a path answered before routing (http/fast-lane.ts). */
+  readonly lanes: FastLanes;
 }
 
 /** Timings that tests shorten; the service runs with the defaults. */
@@ -24,8 +27,8 @@ export interface Tuning {
   readonly syncRetryDelaysMs?: readonly number[];
   /** How long a typeahead index may go unused before it is dropped from memory (ms). */
   readonly typeaheadIdleMs?: number;
-  /** Whether plain suggestion requests are answered before routing (on unless a test compares). */
-  readonly typeaheadFastPath?: boolean;
+  /** Whether the fast lanes answer before routing (on unless a test compares them with the routes). */
+  readonly fastLanes?: boolean;
 }
 
 /**

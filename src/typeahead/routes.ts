@@ -32,7 +32,7 @@ import {
   removeInstance,
   rotateEmbedToken,
 } from './service.js';
-import { installSuggestionsFastPath } from './suggestions-fast-path.js';
+import { suggestionsLane } from './suggestions-fast-path.js';
 import { answerPreflight, authenticate, sendSuggestions } from './suggestions-http.js';
 import { getTerms, patchTerms, putTerms, refreshTopSearchedNow } from './terms-service.js';
 import type { TypeaheadParts } from './typeahead-parts.js';
@@ -293,14 +293,7 @@ export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
   async public(app, ctx) {
     const { registry, tokens } = typeahead;
     const path = '/typeahead/suggestions';
-    if (ctx.tuning.typeaheadFastPath !== false) {
-      installSuggestionsFastPath(app, {
-        registry,
-        tokens,
-        metrics: ctx.metrics,
-        counter: typeahead.fastPath,
-      });
-    }
+    ctx.lanes.add(suggestionsLane({ registry, tokens }));
 
     await app.register(async (plain) => {
       const scope = plain.withTypeProvider<TypeBoxTypeProvider>();

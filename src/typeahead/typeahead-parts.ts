@@ -23,8 +23,6 @@ export class TypeaheadParts {
   readonly topSearched: TopSearchedSchedule;
   /** Writes the search logs of concurrent requests together. */
   readonly searchLogs: SearchLogWriter;
-  /** Suggestions answered before routing (suggestions-fast-path.ts), for tests and diagnosis. */
-  readonly fastPath = { answered: 0 };
   readonly #log: AppContext['log'];
   #stopped = false;
   #warming: Promise<void> | undefined;

@@ -1,5 +1,6 @@
 // Requests sent as raw text, so a test controls every byte of the body (escapes, NUL, huge numbers).
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { adminAuth } from './app.js';
 
@@ -34,4 +35,29 @@ export async function assertNoSearchCounted(app: FastifyInstance, instanceId: st
   const api = `/api/typeahead/instances/${instanceId}`;
   assert.equal((await sendRaw(app, 'POST', `${api}/refresh`)).status, 200);
   assert.deepEqual((await sendRaw(app, 'GET', `${api}/terms`)).body.topSearched, []);
+}
+
+/** The whole answer as bytes on the wire, less what changes with the clock (Date, an error's timestamp). */
+export function wireGet(port: number, target: string, headers: Record<string, string>): Promise<string> {
+  const head = [
+    `GET ${target} HTTP/1.1`,
+    'Host: localhost',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(`${head.join('\r\n')}\r\nConnection: close\r\n\r\n`),
+    );
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () =>
+      resolve(
+        Buffer.concat(chunks)
+          .toString('utf8')
+          .replace(/^Date: .*\r\n/im, '')
+          .replace(/"timestamp":"[^"]*"/, '"timestamp":"…"'),
+      ),
+    );
+  });
 }

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { connect } from 'node:net';
 import { describe, type TestContext, test } from 'node:test';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import type { Tuning } from '../../src/http/area.js';
 import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
+import { SUGGESTIONS_PATH } from '../../src/typeahead/suggestions-fast-path.js';
 import { adminAuth, engines, freshStore, skipReason } from '../helpers/app.js';
+import { wireGet } from '../helpers/raw-request.js';
 import { admin, createInstance } from './helpers.js';
 
 const TERMS = ['Apfel', 'apple pie', 'Äpfel grün', 'banana', 'Bar+Tisch', 'bär', '東京', 'zebra 100%'];
@@ -38,7 +39,7 @@ async function twoNodes(t: TestContext, engine: (typeof engines)[number]) {
     assert.equal(put.status, 200, JSON.stringify(put.body));
   }
   // Built after the instances exist, so that it loads them when it starts.
-  const route = await make({ typeaheadFastPath: false });
+  const route = await make({ fastLanes: false });
   apps.push(route);
   const ports: number[] = [];
   for (const app of [fast, route]) {
@@ -46,31 +47,6 @@ async function twoNodes(t: TestContext, engine: (typeof engines)[number]) {
     ports.push((app.server.address() as AddressInfo).port);
   }
   return { fast, route, fastPort: ports[0]!, routePort: ports[1]!, shop, open };
-}
-
-/** The whole answer as bytes on the wire, less what changes with the clock (Date, an error's timestamp). */
-function rawGet(port: number, target: string, headers: Record<string, string>): Promise<string> {
-  const head = [
-    `GET ${target} HTTP/1.1`,
-    'Host: localhost',
-    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-  ];
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () =>
-      socket.write(`${head.join('\r\n')}\r\nConnection: close\r\n\r\n`),
-    );
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () =>
-      resolve(
-        Buffer.concat(chunks)
-          .toString('utf8')
-          .replace(/^Date: .*\r\n/im, '')
-          .replace(/"timestamp":"[^"]*"/, '"timestamp":"…"'),
-      ),
-    );
-  });
 }
 
 for (const engine of engines) {
@@ -97,20 +73,20 @@ for (const engine of engines) {
         }
       }
       // The first request of each instance builds its index through the route.
-      for (const [target, headers] of requests.slice(0, 1)) await rawGet(nodes.fastPort, target, headers);
-      await rawGet(nodes.fastPort, '/typeahead/suggestions', requests[requests.length - 1]![1]);
-      const before = nodes.fast.parts.typeahead.fastPath.answered;
+      for (const [target, headers] of requests.slice(0, 1)) await wireGet(nodes.fastPort, target, headers);
+      await wireGet(nodes.fastPort, '/typeahead/suggestions', requests[requests.length - 1]![1]);
+      const before = nodes.fast.parts.lanes.answered(SUGGESTIONS_PATH);
       for (const [target, headers] of requests) {
-        const expected = await rawGet(nodes.routePort, target, headers);
+        const expected = await wireGet(nodes.routePort, target, headers);
         assert.match(expected, /^HTTP\/1\.1 200 /, target);
         assert.equal(
-          await rawGet(nodes.fastPort, target, headers),
+          await wireGet(nodes.fastPort, target, headers),
           expected,
           `${target} ${JSON.stringify(headers)}`,
         );
       }
-      assert.equal(nodes.fast.parts.typeahead.fastPath.answered - before, requests.length);
-      assert.equal(nodes.route.parts.typeahead.fastPath.answered, 0);
+      assert.equal(nodes.fast.parts.lanes.answered(SUGGESTIONS_PATH) - before, requests.length);
+      assert.equal(nodes.route.parts.lanes.answered(SUGGESTIONS_PATH), 0);
       const metrics = await nodes.fast.inject({ url: '/metrics', headers: { authorization: adminAuth } });
       const count =
         /searchdeck_http_request_duration_seconds_count\{method="GET",route="\/typeahead\/suggestions",status="200"\} (\d+)/.exec(
@@ -122,7 +98,7 @@ for (const engine of engines) {
     test('leave every other request to the route, which answers it as before', async (t) => {
       const nodes = await twoNodes(t, engine);
       const auth = `Embed ${nodes.shop.embedToken}`;
-      await rawGet(nodes.fastPort, '/typeahead/suggestions', { authorization: auth });
+      await wireGet(nodes.fastPort, '/typeahead/suggestions', { authorization: auth });
       const cases: Array<[string, Record<string, string>]> = [
         ['/typeahead/suggestions?prefix=a', {}],
         ['/typeahead/suggestions?prefix=a', { authorization: 'Embed not-a-token' }],
@@ -135,23 +111,23 @@ for (const engine of engines) {
         ['/typeahead/suggestions/?prefix=a', { authorization: auth }],
         ['/typeahead/suggestions?prefix=a', { authorization: auth, 'if-none-match': '*' }],
       ];
-      const before = nodes.fast.parts.typeahead.fastPath.answered;
+      const before = nodes.fast.parts.lanes.answered(SUGGESTIONS_PATH);
       for (const [target, headers] of cases) {
         const wanted = { ...headers, 'x-request-id': 'trace-2' };
         assert.equal(
-          await rawGet(nodes.fastPort, target, wanted),
-          await rawGet(nodes.routePort, target, wanted),
+          await wireGet(nodes.fastPort, target, wanted),
+          await wireGet(nodes.routePort, target, wanted),
           target,
         );
       }
-      assert.equal(nodes.fast.parts.typeahead.fastPath.answered, before);
+      assert.equal(nodes.fast.parts.lanes.answered(SUGGESTIONS_PATH), before);
     });
 
     test('agree with the route on any prefix a client may type', async (t) => {
       const nodes = await twoNodes(t, engine);
       const headers = { authorization: `Embed ${nodes.open.embedToken}`, 'x-request-id': 'trace-3' };
-      const first = await rawGet(nodes.routePort, '/typeahead/suggestions', headers);
-      assert.equal(await rawGet(nodes.fastPort, '/typeahead/suggestions', headers), first);
+      const first = await wireGet(nodes.routePort, '/typeahead/suggestions', headers);
+      assert.equal(await wireGet(nodes.fastPort, '/typeahead/suggestions', headers), first);
       await fc.assert(
         fc.asyncProperty(
           fc.string({ maxLength: 6 }),
@@ -159,8 +135,8 @@ for (const engine of engines) {
           async (prefix, limit) => {
             const target = `/typeahead/suggestions?prefix=${encodeURIComponent(prefix)}&limit=${limit}`;
             assert.equal(
-              await rawGet(nodes.fastPort, target, headers),
-              await rawGet(nodes.routePort, target, headers),
+              await wireGet(nodes.fastPort, target, headers),
+              await wireGet(nodes.routePort, target, headers),
             );
           },
         ),
