@@ -78,13 +78,10 @@ export class PasswordCheck {
     challenge: string,
     connection?: object,
   ): Promise<User> {
-    const { limiter, verifier } = this.deps;
-    const retryAfter = await limiter.retryAfter(client);
-    if (retryAfter > 0) throw tooManyFailures(retryAfter);
-    const credentials = this.credentialsKey(connection, username, password);
-    const known = await verifier.knownVerdict(username, password, credentials);
-    if (known) return known;
-    const key = `${client}\0${credentials}`;
+    const quick = await this.quickVerdict(client, username, password, connection);
+    if ('retryAfter' in quick) throw tooManyFailures(quick.retryAfter);
+    if ('user' in quick) return quick.user;
+    const key = `${client}\0${quick.credentials}`;
     let check = this.underWay.get(key);
     if (check === undefined) {
       check = this.slowCheck(client, username, password).finally(() => this.underWay.delete(key));
@@ -94,6 +91,24 @@ export class PasswordCheck {
     if (verdict === 'denied') throw new UnauthorizedError('invalid username or password', challenge);
     if ('retryAfter' in verdict) throw tooManyFailures(verdict.retryAfter);
     return verdict;
+  }
+
+  /**
+   * What the failure limit and the remembered credentials decide without a password hash:
+   * the client is refused, or these are a user's remembered credentials, or it takes the slow
+   * check (`credentials` names them). Every check of a password starts here.
+   */
+  async quickVerdict(
+    client: string,
+    username: string,
+    password: string,
+    connection?: object,
+  ): Promise<{ retryAfter: number } | { user: User } | { credentials: string }> {
+    const retryAfter = await this.deps.limiter.retryAfter(client);
+    if (retryAfter > 0) return { retryAfter };
+    const credentials = this.credentialsKey(connection, username, password);
+    const known = await this.deps.verifier.knownVerdict(username, password, credentials);
+    return known ? { user: known } : { credentials };
   }
 
   /**

@@ -4,6 +4,8 @@ import { Type } from 'typebox';
 import { adminActor } from '../history/actor.js';
 import { type Area, appScope } from '../http/area.js';
 import { adminErrors, NoContent, sharedRef } from '../http/schemas.js';
+import { parseTrustedProxies } from '../http/trust-proxy.js';
+import { linkCheckLane } from './check-lane.js';
 import { canonicalLinkType } from './link-types.js';
 import { DeleteQuery, DirectedQuery, LinkFilterQuery, LinkSchema, ListQuery } from './schemas.js';
 import { checkLinks, deleteLink, directedLinks, findLinks, listApps, putLink } from './service.js';
@@ -123,6 +125,16 @@ export const linksArea: Area = {
         await deleteLink(db, request.query, appScope(request), adminActor(request));
         return reply.code(204).send(null);
       },
+    );
+  },
+
+  public(app, ctx) {
+    ctx.lanes.add(
+      linkCheckLane({
+        db: ctx.store.db,
+        passwords: app.parts.users.passwords,
+        trustsProxy: parseTrustedProxies(ctx.config.trustProxy) !== false,
+      }),
     );
   },
 };
