@@ -4,8 +4,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Area } from '../http/area.js';
 import { adminErrors, IdString } from '../http/schemas.js';
+import { parseTrustedProxies } from '../http/trust-proxy.js';
 import { actorOf, requireBearer } from '../oauth/bearer-auth.js';
 import type { TokenService } from '../oauth/token-service.js';
+import { evaluateLane } from './evaluate-lane.js';
 import type { EvaluationParts } from './evaluation-parts.js';
 import { EvaluateBody, EvaluateQuery, EvaluationResponse } from './schemas.js';
 import { EvaluationService } from './service.js';
@@ -37,6 +39,8 @@ export function evaluationArea(tokens: TokenService, parts: EvaluationParts): Ar
     },
     async public(app, ctx) {
       const evaluation = new EvaluationService(ctx.store.db, parts, ctx.now);
+      const trustsProxy = parseTrustedProxies(ctx.config.trustProxy) !== false;
+      ctx.lanes.add(evaluateLane({ tokens, evaluation, trustsProxy }));
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
           async (scope) => {

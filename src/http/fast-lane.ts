@@ -136,13 +136,29 @@ export function plainQuery(
   names: ReadonlySet<string>,
   maxLength: number,
 ): Map<string, string> | undefined {
+  const pairs = plainPairs(search, maxLength);
+  if (pairs === undefined) return undefined;
   const values = new Map<string, string>();
-  if (search === '') return values;
+  for (const [name, value] of pairs) {
+    if (!names.has(name) || values.has(name)) return undefined;
+    values.set(name, value);
+  }
+  return values;
+}
+
+/**
+ * The name and value pairs of a query string, in order, when each is written plainly (a
+ * name without escapes, `=`, a value that decodes to well-formed text of at most
+ * `maxLength` UTF-16 units); else undefined.
+ */
+export function plainPairs(search: string, maxLength: number): Array<[string, string]> | undefined {
+  const pairs: Array<[string, string]> = [];
+  if (search === '') return pairs;
   for (const pair of search.split('&')) {
     const equals = pair.indexOf('=');
     if (equals < 0) return undefined;
     const name = pair.slice(0, equals);
-    if (!names.has(name) || values.has(name)) return undefined;
+    if (name.includes('%') || name.includes('+')) return undefined;
     const raw = pair.slice(equals + 1);
     let value: string;
     try {
@@ -151,7 +167,7 @@ export function plainQuery(
       return undefined;
     }
     if (value.length > maxLength || textProblem(value) !== undefined) return undefined;
-    values.set(name, value);
+    pairs.push([name, value]);
   }
-  return values;
+  return pairs;
 }

@@ -37,12 +37,14 @@ export async function assertNoSearchCounted(app: FastifyInstance, instanceId: st
   assert.deepEqual((await sendRaw(app, 'GET', `${api}/terms`)).body.topSearched, []);
 }
 
-/** The whole answer as bytes on the wire, less what changes with the clock (Date, an error's timestamp). */
+/**
+ * The whole answer as bytes on the wire, less what changes with the clock (Date, an error's
+ * timestamp). `Host` is localhost unless `headers` name another.
+ */
 export function wireGet(port: number, target: string, headers: Record<string, string>): Promise<string> {
   const head = [
     `GET ${target} HTTP/1.1`,
-    'Host: localhost',
-    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ...Object.entries({ host: 'localhost', ...headers }).map(([k, v]) => `${k}: ${v}`),
   ];
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () =>

@@ -1,0 +1,96 @@
+// `GET /em-rules/evaluate` answered before Fastify's routing (http/fast-lane.ts): a bearer
+// token this node accepts, with the rules scope, and a query the route's schema takes as it
+// is (`q`, and perhaps `explain`, `segment`, `queryProfile`, `filter`). The same checks run as
+// on the route, in its order: the token (signature, expiry, and the client's row, so that a
+// revocation counts at once), its scope, the host's studio. Anything else (no or a refused
+// token, a missing scope, a host naming another studio, `at`, an unusual query) goes to the
+// route, which answers it.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import fastJson from 'fast-json-stringify';
+import { requestId } from '../http/common-headers.js';
+import { type FastLane, plainPairs } from '../http/fast-lane.js';
+import { hostLabel } from '../http/host-label.js';
+import { DATA_HEADERS } from '../http/security-headers.js';
+import type { TokenService } from '../oauth/token-service.js';
+import { type EvaluateQuery, EvaluationResponse } from './schemas.js';
+import type { EvaluationService } from './service.js';
+
+export const EVALUATE_PATH = '/em-rules/evaluate';
+const SCOPE = 'commercestudio.rules';
+const BEARER = /^bearer /i;
+// The schema's longest string (q, a filter); a label is checked against its own bounds below.
+const MAX_VALUE = 1000;
+const MAX_LABEL = 100;
+const MAX_ITEMS = 100;
+const FILTER = /^[^:]+:/;
+const JSON_TYPE = 'application/json; charset=utf-8';
+const DATA_HEADER_ENTRIES = Object.entries(DATA_HEADERS);
+// The route's serializer is built by Fastify from the same schema with the same library.
+const serialize = fastJson(EvaluationResponse);
+
+export interface EvaluateLaneOptions {
+  tokens: TokenService;
+  evaluation: EvaluationService;
+  /** Whether X-Forwarded-Host may name the host (then such requests go to the route). */
+  trustsProxy: boolean;
+}
+
+/** The query when the route's schema takes it as it is (as Fastify's parser reads it); else undefined. */
+function simpleQuery(search: string): EvaluateQuery | undefined {
+  const pairs = plainPairs(search, MAX_VALUE);
+  if (pairs === undefined) return undefined;
+  let q: string | undefined;
+  let explain: boolean | undefined;
+  const lists: Record<'segment' | 'queryProfile' | 'filter', string[]> = {
+    segment: [],
+    queryProfile: [],
+    filter: [],
+  };
+  for (const [name, value] of pairs) {
+    if (name === 'q' && q === undefined) q = value;
+    else if (name === 'explain' && explain === undefined && (value === 'true' || value === 'false'))
+      explain = value === 'true';
+    else if (name === 'segment' || name === 'queryProfile') {
+      if (value.length === 0 || value.length > MAX_LABEL) return undefined;
+      lists[name].push(value);
+    } else if (name === 'filter' && FILTER.test(value)) lists.filter.push(value);
+    else return undefined;
+  }
+  if (q === undefined) return undefined;
+  const query: EvaluateQuery = { q };
+  if (explain !== undefined) query.explain = explain;
+  for (const name of ['segment', 'queryProfile', 'filter'] as const) {
+    const list = lists[name];
+    if (list.length > MAX_ITEMS) return undefined;
+    if (list.length > 0) query[name] = list;
+  }
+  return query;
+}
+
+/** The lane of plain evaluations; the route itself stays and answers whatever it passes on. */
+export function evaluateLane({ tokens, evaluation, trustsProxy }: EvaluateLaneOptions): FastLane {
+  return { path: EVALUATE_PATH, answer };
+
+  async function answer(req: IncomingMessage, res: ServerResponse, search: string): Promise<boolean> {
+    const headers = req.headers;
+    const authorization = headers.authorization;
+    if (authorization === undefined || !BEARER.test(authorization)) return false;
+    if (trustsProxy && headers['x-forwarded-host'] !== undefined) return false;
+    const query = simpleQuery(search);
+    if (query === undefined) return false;
+    // A refused token is the route's to answer (401, with its challenge).
+    const claims = await tokens.verify(authorization.slice(7).trim()).catch(() => undefined);
+    if (claims === undefined || !claims.scopes.includes(SCOPE)) return false;
+    const label = hostLabel(headers.host);
+    if (label !== undefined && label !== claims.studioId) return false;
+    const body = serialize(evaluation.evaluate(claims.studioId, query));
+    // The route's headers, in the order its hooks set them: common, then the body's.
+    const out: Record<string, string> = { 'x-request-id': requestId(headers['x-request-id']) };
+    for (const [name, value] of DATA_HEADER_ENTRIES) out[name] = value;
+    out['content-type'] = JSON_TYPE;
+    out['content-length'] = String(Buffer.byteLength(body));
+    res.writeHead(200, out);
+    res.end(body);
+    return true;
+  }
+}

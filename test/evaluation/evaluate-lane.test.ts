@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { describe, type TestContext, test } from 'node:test';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { EVALUATE_PATH } from '../../src/evaluation/evaluate-lane.js';
+import type { Tuning } from '../../src/http/area.js';
+import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
+import { adminAuth, engines, freshStore, skipReason } from '../helpers/app.js';
+import { wireGet } from '../helpers/raw-request.js';
+import { createRule, type StudioAccess, studioWithToken } from '../rules/api.js';
+
+const RULES: Array<Record<string, unknown>> = [
+  {
+    type: 'blockList',
+    name: 'Block',
+    fieldName: 'id',
+    fieldValues: ['P1', 'P"2'],
+    conditions: { queries: ['laptop'] },
+  },
+  {
+    type: 'boostList',
+    name: 'Boost for members',
+    fieldName: 'brand',
+    fieldValues: ['acme'],
+    boost: 10,
+    segments: ['members'],
+    conditions: { queries: ['laptop'] },
+  },
+  {
+    type: 'pinned',
+    name: 'Pin',
+    pinnedValues: [{ value: 'P9', position: 1 }],
+    conditions: { queries: ['laptop bag'], queryMatch: 'contains' },
+  },
+  {
+    type: 'pinned',
+    name: 'Pin loses',
+    pinnedValues: [{ value: 'P3', position: 1 }],
+    precedence: 0,
+    conditions: { queries: ['laptop bag'], queryMatch: 'contains' },
+  },
+  {
+    type: 'redirect',
+    name: 'Sale',
+    url: 'https://shop.example/sale',
+    conditions: { queries: ['sale'], fieldValues: [{ fieldName: 'color', values: ['red'] }] },
+  },
+];
+
+/** Two nodes on one database: one with the lanes, one answering every request by the route. */
+async function twoNodes(t: TestContext, engine: (typeof engines)[number]) {
+  const fresh = await freshStore(engine);
+  await ensureAdminPassword(fresh.store.db, fresh.config.adminPassword);
+  const make = (tuning: Tuning) =>
+    buildApp({
+      config: fresh.config,
+      store: fresh.store,
+      secretKey: Buffer.alloc(32, 7),
+      logger: false,
+      tuning,
+    });
+  const apps: FastifyInstance[] = [];
+  t.after(async () => {
+    for (const app of apps) await app.close();
+    await fresh.close();
+  });
+  const fast = await make({});
+  apps.push(fast);
+  const access = await studioWithToken(fast, 'shop');
+  const rewritesOnly = await studioWithToken(fast, 'outlet', ['commercestudio.rewrites']);
+  for (const rule of RULES) {
+    const created = await createRule(fast, access, rule);
+    const published = await fast.inject({
+      method: 'POST',
+      url: `/em-rules/${created.id}/publish`,
+      headers: access.headers,
+    });
+    assert.equal(published.statusCode, 200, published.body);
+  }
+  // Built after the rules are live, so that it loads them when it starts.
+  const route = await make({ fastLanes: false });
+  apps.push(route);
+  const ports: number[] = [];
+  for (const app of apps) {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    ports.push((app.server.address() as AddressInfo).port);
+  }
+  const answered = () => fast.parts.lanes.answered(EVALUATE_PATH);
+  return { fast, route, fastPort: ports[0]!, routePort: ports[1]!, access, rewritesOnly, answered };
+}
+
+/** The same request to both nodes answers the same bytes. */
+async function sameOnBoth(
+  nodes: Awaited<ReturnType<typeof twoNodes>>,
+  target: string,
+  headers: Record<string, string>,
+): Promise<string> {
+  const expected = await wireGet(nodes.routePort, target, headers);
+  assert.equal(
+    await wireGet(nodes.fastPort, target, headers),
+    expected,
+    `${target} ${JSON.stringify(headers)}`,
+  );
+  return expected;
+}
+
+const bearer = (access: StudioAccess) => ({
+  authorization: access.headers.authorization,
+  'x-request-id': 'trace-1',
+});
+
+for (const engine of engines) {
+  describe(`evaluations before routing on ${engine}`, { skip: await skipReason(engine) }, () => {
+    test('answer byte for byte what the route answers, and are counted in the request metrics', async (t) => {
+      const nodes = await twoNodes(t, engine);
+      const queries = [
+        'q=laptop',
+        'q=%20LAPTOP%20',
+        'q=laptop&explain=true',
+        'q=laptop&explain=false',
+        'q=laptop&segment=members',
+        'q=laptop&segment=guests&segment=members&queryProfile=main',
+        'q=my+laptop+bag&explain=true',
+        'q=sale&filter=color:red',
+        'q=sale&filter=color%3Ablue&filter=size:xl',
+        'q=',
+        'q=nothing+fires',
+        'explain=true&q=laptop',
+      ];
+      const before = nodes.answered();
+      for (const query of queries) {
+        const answer = await sameOnBoth(nodes, `${EVALUATE_PATH}?${query}`, bearer(nodes.access));
+        assert.match(answer, /^HTTP\/1\.1 200 /, query);
+      }
+      assert.equal(nodes.answered() - before, queries.length);
+      assert.equal(nodes.route.parts.lanes.answered(EVALUATE_PATH), 0);
+      const metrics = await nodes.fast.inject({ url: '/metrics', headers: { authorization: adminAuth } });
+      const count =
+        /searchdeck_http_request_duration_seconds_count\{method="GET",route="\/em-rules\/evaluate",status="200"\} (\d+)/.exec(
+          metrics.body,
+        );
+      assert.ok(Number(count?.[1]) >= queries.length, metrics.body.slice(0, 200));
+    });
+
+    test('leave every other request to the route, which answers it as before', async (t) => {
+      const nodes = await twoNodes(t, engine);
+      const headers = bearer(nodes.access);
+      const cases: Array<[string, Record<string, string>]> = [
+        [`${EVALUATE_PATH}?q=laptop`, {}],
+        [`${EVALUATE_PATH}?q=laptop`, { authorization: 'Bearer not.a.token' }],
+        [`${EVALUATE_PATH}?q=laptop`, { authorization: `Basic ${adminAuth.slice(6)}` }],
+        [`${EVALUATE_PATH}?q=laptop`, bearer(nodes.rewritesOnly)],
+        [`${EVALUATE_PATH}?q=laptop`, { ...headers, host: 'outlet.search.example' }],
+        [`${EVALUATE_PATH}?q=laptop`, { ...headers, host: 'unknown.search.example' }],
+        [`${EVALUATE_PATH}`, headers],
+        [`${EVALUATE_PATH}?q=a&q=b`, headers],
+        [`${EVALUATE_PATH}?q=laptop&at=2026-01-01T00:00:00Z`, headers],
+        [`${EVALUATE_PATH}?q=laptop&explain=1`, headers],
+        [`${EVALUATE_PATH}?q=laptop&explain=true&explain=false`, headers],
+        [`${EVALUATE_PATH}?q=laptop&segment=`, headers],
+        [`${EVALUATE_PATH}?q=laptop&segment=${'s'.repeat(101)}`, headers],
+        [`${EVALUATE_PATH}?q=laptop&filter=nocolon`, headers],
+        [`${EVALUATE_PATH}?q=laptop&filter=:red`, headers],
+        [`${EVALUATE_PATH}?q=laptop&rows=10`, headers],
+        [`${EVALUATE_PATH}?q=${'x'.repeat(1001)}`, headers],
+        [`${EVALUATE_PATH}?q=%E0%A4%A`, headers],
+        [`${EVALUATE_PATH}?q=a%00b`, headers],
+        [`${EVALUATE_PATH}?%71=laptop`, headers],
+        [`${EVALUATE_PATH}?${Array.from({ length: 101 }, (_, i) => `segment=s${i}`).join('&')}&q=x`, headers],
+        [`/studios/shop${EVALUATE_PATH}?q=laptop`, headers],
+      ];
+      const before = nodes.answered();
+      for (const [target, given] of cases)
+        await sameOnBoth(nodes, target, { 'x-request-id': 'trace-2', ...given });
+      assert.equal(nodes.answered(), before);
+    });
+
+    test('agree with the route on any query a shopper may type', async (t) => {
+      const nodes = await twoNodes(t, engine);
+      const words = fc.oneof(
+        fc.constantFrom('laptop', 'LAPTOP', 'laptop bag', 'sale', ' ', ''),
+        fc.string({ maxLength: 12 }),
+        fc.string({ unit: 'grapheme', maxLength: 6 }),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          words,
+          fc.option(fc.boolean(), { nil: undefined }),
+          fc.array(fc.constantFrom('members', 'guests', 'Members'), { maxLength: 2 }),
+          async (q, explain, segments) => {
+            const parts = [`q=${encodeURIComponent(q)}`, ...segments.map((s) => `segment=${s}`)];
+            if (explain !== undefined) parts.push(`explain=${explain}`);
+            await sameOnBoth(nodes, `${EVALUATE_PATH}?${parts.join('&')}`, bearer(nodes.access));
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
+
+    test('stop answering for a client the moment it is revoked', async (t) => {
+      const nodes = await twoNodes(t, engine);
+      const target = `${EVALUATE_PATH}?q=laptop`;
+      assert.match(await wireGet(nodes.fastPort, target, nodes.access.headers), /^HTTP\/1\.1 200 /);
+      const before = nodes.answered();
+      const revoked = await nodes.fast.inject({
+        method: 'DELETE',
+        url: `/api/studios/shop/clients/${nodes.access.clientId}`,
+        headers: { authorization: adminAuth },
+      });
+      assert.equal(revoked.statusCode, 204, revoked.body);
+      assert.match(await wireGet(nodes.fastPort, target, nodes.access.headers), /^HTTP\/1\.1 401 /);
+      assert.equal(nodes.answered(), before);
+    });
+  });
+}
