@@ -1,5 +1,5 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
-import { PreparedQueries } from '../storage/prepared-query.js';
+import { type Parameter, PreparedQueries } from '../storage/prepared-query.js';
 import type { Database } from '../storage/schema.js';
 import type { LinkTable } from './tables.js';
 
@@ -91,7 +91,8 @@ function inContext(eb: LinkEb, column: 'link.subject' | 'link.object', appObject
 /**
  * Reads links in the given directions, one page of them. UNION drops the second copy of a
  * link whose two directions read the same (`self`); the order is the stored key, so it is
- * stable across pages.
+ * stable across pages. The query is compiled once per shape (which directions, which of
+ * their conditions, app scope, exclusivity); building it took as long as running it.
  */
 export async function selectLinks(
   db: Kysely<Database>,
@@ -99,6 +100,62 @@ export async function selectLinks(
   options: SelectOptions,
 ): Promise<LinkRow[]> {
   if (selections.length === 0) return [];
+  const { shape, args } = pageLayout(selections, options);
+  return pages.execute(
+    db,
+    shape,
+    (db, parameter) => pageQuery(db, ...withParameters(selections, options, parameter)),
+    args,
+  );
+}
+
+const pages = new PreparedQueries<LinkRow>('link_page');
+
+/**
+ * The shape of a page query and its arguments, in the order `withParameters` numbers them:
+ * per selection its subject, object and types, then the app, the exclusive owner, limit and
+ * offset, each only when given.
+ */
+function pageLayout(selections: RowSelection[], options: SelectOptions): { shape: string; args: unknown[] } {
+  const args: unknown[] = [];
+  let shape = '';
+  for (const s of selections) {
+    shape += `${s.reverse ? 'r' : 'f'}${s.asGiven ? 'g' : ''}${s.subject === undefined ? '' : 's'}${s.object === undefined ? '' : 'o'}${s.types?.length ?? ''};`;
+    if (s.subject !== undefined) args.push(s.subject);
+    if (s.object !== undefined) args.push(s.object);
+    if (s.types) args.push(...s.types);
+  }
+  if (options.appObject !== undefined) args.push(options.appObject);
+  if (options.exclusiveOf !== undefined) args.push(options.exclusiveOf);
+  shape += `${options.appObject === undefined ? '' : 'a'}${options.exclusiveOf === undefined ? '' : 'x'}`;
+  args.push(options.limit, options.offset);
+  return { shape, args };
+}
+
+/** The selections and options with each given value replaced by its parameter (see `pageLayout`). */
+function withParameters(
+  selections: RowSelection[],
+  options: SelectOptions,
+  parameter: Parameter,
+): [RowSelection[], SelectOptions] {
+  let next = 0;
+  const given = (value: string | undefined) => (value === undefined ? undefined : parameter(next++));
+  const parameterized = selections.map((s) => ({
+    reverse: s.reverse,
+    asGiven: s.asGiven,
+    subject: given(s.subject),
+    object: given(s.object),
+    types: s.types?.map(() => parameter(next++)),
+  }));
+  const appObject = given(options.appObject);
+  const exclusiveOf = given(options.exclusiveOf);
+  // Bound as parameters (markers until then): SQLite does not plan this query by its LIMIT.
+  const limit = parameter(next++) as unknown as number;
+  const offset = parameter(next++) as unknown as number;
+  return [parameterized, { appObject, exclusiveOf, limit, offset }];
+}
+
+function pageQuery(db: Kysely<Database>, selections: RowSelection[], options: SelectOptions) {
   const [first, ...rest] = selections.map((s) => selection(db, s, options.appObject));
   const union = rest.reduce((acc, q) => acc.union(q), first!);
   let query = db
@@ -135,8 +192,7 @@ export async function selectLinks(
     .orderBy('u.k3')
     .orderBy('u.link_type')
     .limit(options.limit)
-    .offset(options.offset)
-    .execute();
+    .offset(options.offset);
 }
 
 // The check is the hot path of links: its queries are compiled once per shape.
