@@ -7,10 +7,8 @@
 // route, which answers it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastJson from 'fast-json-stringify';
-import { requestId } from '../http/common-headers.js';
-import { type FastLane, plainPairs } from '../http/fast-lane.js';
+import { answerJson, type FastLane, readPlainQuery } from '../http/fast-lane.js';
 import { hostLabel } from '../http/host-label.js';
-import { DATA_HEADERS } from '../http/security-headers.js';
 import type { TokenService } from '../oauth/token-service.js';
 import { type EvaluateQuery, EvaluationResponse } from './schemas.js';
 import type { EvaluationService } from './service.js';
@@ -23,8 +21,6 @@ const MAX_VALUE = 1000;
 const MAX_LABEL = 100;
 const MAX_ITEMS = 100;
 const FILTER = /^[^:]+:/;
-const JSON_TYPE = 'application/json; charset=utf-8';
-const DATA_HEADER_ENTRIES = Object.entries(DATA_HEADERS);
 // The route's serializer is built by Fastify from the same schema with the same library.
 const serialize = fastJson(EvaluationResponse);
 
@@ -37,8 +33,6 @@ export interface EvaluateLaneOptions {
 
 /** The query when the route's schema takes it as it is (as Fastify's parser reads it); else undefined. */
 function simpleQuery(search: string): EvaluateQuery | undefined {
-  const pairs = plainPairs(search, MAX_VALUE);
-  if (pairs === undefined) return undefined;
   let q: string | undefined;
   let explain: boolean | undefined;
   const lists: Record<'segment' | 'queryProfile' | 'filter', string[]> = {
@@ -46,17 +40,17 @@ function simpleQuery(search: string): EvaluateQuery | undefined {
     queryProfile: [],
     filter: [],
   };
-  for (const [name, value] of pairs) {
+  const plain = readPlainQuery(search, MAX_VALUE, (name, value) => {
     if (name === 'q' && q === undefined) q = value;
     else if (name === 'explain' && explain === undefined && (value === 'true' || value === 'false'))
       explain = value === 'true';
-    else if (name === 'segment' || name === 'queryProfile') {
-      if (value.length === 0 || value.length > MAX_LABEL) return undefined;
+    else if ((name === 'segment' || name === 'queryProfile') && value.length > 0 && value.length <= MAX_LABEL)
       lists[name].push(value);
-    } else if (name === 'filter' && FILTER.test(value)) lists.filter.push(value);
-    else return undefined;
-  }
-  if (q === undefined) return undefined;
+    else if (name === 'filter' && FILTER.test(value)) lists.filter.push(value);
+    else return false;
+    return true;
+  });
+  if (!plain || q === undefined) return undefined;
   const query: EvaluateQuery = { q };
   if (explain !== undefined) query.explain = explain;
   for (const name of ['segment', 'queryProfile', 'filter'] as const) {
@@ -83,14 +77,7 @@ export function evaluateLane({ tokens, evaluation, trustsProxy }: EvaluateLaneOp
     if (claims === undefined || !claims.scopes.includes(SCOPE)) return false;
     const label = hostLabel(headers.host);
     if (label !== undefined && label !== claims.studioId) return false;
-    const body = serialize(evaluation.evaluate(claims.studioId, query));
-    // The route's headers, in the order its hooks set them: common, then the body's.
-    const out: Record<string, string> = { 'x-request-id': requestId(headers['x-request-id']) };
-    for (const [name, value] of DATA_HEADER_ENTRIES) out[name] = value;
-    out['content-type'] = JSON_TYPE;
-    out['content-length'] = String(Buffer.byteLength(body));
-    res.writeHead(200, out);
-    res.end(body);
+    answerJson(req, res, serialize(evaluation.evaluate(claims.studioId, query)));
     return true;
   }
 }

@@ -7,9 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Kysely } from 'kysely';
 import { type PasswordCheck, parseBasic } from '../http/admin-auth.js';
-import { requestId } from '../http/common-headers.js';
-import { type FastLane, plainQuery } from '../http/fast-lane.js';
-import { DATA_HEADERS } from '../http/security-headers.js';
+import { answerJson, type FastLane, plainQuery } from '../http/fast-lane.js';
 import type { Database } from '../storage/schema.js';
 import { mayCall } from '../users/roles.js';
 import { linkTypes } from './link-types.js';
@@ -21,8 +19,6 @@ const NAMES = new Set(['subject', 'object', 'linkType']);
 // The schema's maxLength counts code points; this many UTF-16 units are never more of them.
 const MAX_NAME = 512;
 const LINK_TYPES = new Set<string>([...linkTypes, '*']);
-const JSON_TYPE = 'application/json; charset=utf-8';
-const DATA_HEADER_ENTRIES = Object.entries(DATA_HEADERS);
 
 export interface CheckLaneOptions {
   db: Kysely<Database>;
@@ -57,14 +53,7 @@ export function linkCheckLane({ db, passwords, trustsProxy }: CheckLaneOptions):
     const verdict = await passwords.quickVerdict(client, credentials.user, credentials.password, req.socket);
     // The route's access: none declared, so a read any role may make.
     if (!('user' in verdict) || !mayCall(verdict.user, 'GET', undefined, {})) return false;
-    const body = (await checkLinks(db, filter)) ? 'true' : 'false';
-    // The route's headers, in the order its hooks set them: common, then the body's.
-    const out: Record<string, string> = { 'x-request-id': requestId(headers['x-request-id']) };
-    for (const [name, value] of DATA_HEADER_ENTRIES) out[name] = value;
-    out['content-type'] = JSON_TYPE;
-    out['content-length'] = String(body.length);
-    res.writeHead(200, out);
-    res.end(body);
+    answerJson(req, res, (await checkLinks(db, filter)) ? 'true' : 'false');
     return true;
   }
 }

@@ -2,10 +2,8 @@
 // embed token, a prefix and perhaps a limit, which is nearly all of the traffic. Anything else
 // (no or an unknown token, a malformed or unusual query, If-None-Match) goes to the route.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requestId } from '../http/common-headers.js';
-import { type FastLane, plainQuery } from '../http/fast-lane.js';
+import { commonLaneHeaders, type FastLane, readPlainQuery } from '../http/fast-lane.js';
 import { hostLabel } from '../http/host-label.js';
-import { DATA_HEADERS } from '../http/security-headers.js';
 import type { EmbedTokens } from './embed-tokens.js';
 import type { TypeaheadRegistry } from './registry.js';
 import { DEFAULT_SUGGESTION_LIMIT } from './schemas.js';
@@ -13,11 +11,9 @@ import type { SuggestionIndex } from './suggestion-index.js';
 import { JSON_TYPE, tokenHash } from './suggestions-http.js';
 
 export const SUGGESTIONS_PATH = '/typeahead/suggestions';
-const NAMES = new Set(['prefix', 'limit']);
 const MAX_PREFIX = 1000;
 const MAX_LIMIT = 5000;
 const LIMIT = /^[1-9][0-9]{0,3}$/;
-const DATA_HEADER_ENTRIES = Object.entries(DATA_HEADERS);
 
 interface Query {
   prefix: string;
@@ -26,14 +22,16 @@ interface Query {
 
 /** The query when it is one the route's schema takes as it is (`limit` a plain integer in range); else undefined. */
 function simpleQuery(search: string): Query | undefined {
-  const values = plainQuery(search, NAMES, MAX_PREFIX);
-  if (values === undefined) return undefined;
-  const limit = values.get('limit');
-  if (limit !== undefined && !(LIMIT.test(limit) && Number(limit) <= MAX_LIMIT)) return undefined;
-  return {
-    prefix: values.get('prefix') ?? '',
-    limit: limit === undefined ? DEFAULT_SUGGESTION_LIMIT : Number(limit),
-  };
+  let prefix: string | undefined;
+  let limit: number | undefined;
+  const plain = readPlainQuery(search, MAX_PREFIX, (name, value) => {
+    if (name === 'prefix' && prefix === undefined) prefix = value;
+    else if (name === 'limit' && limit === undefined && LIMIT.test(value) && Number(value) <= MAX_LIMIT)
+      limit = Number(value);
+    else return false;
+    return true;
+  });
+  return plain ? { prefix: prefix ?? '', limit: limit ?? DEFAULT_SUGGESTION_LIMIT } : undefined;
 }
 
 export interface SuggestionsLaneOptions {
@@ -64,8 +62,7 @@ export function suggestionsLane({ registry, tokens }: SuggestionsLaneOptions): F
     const suggestions = index.answer(query.prefix, query.limit);
 
     // The route's headers, in the order its hooks set them: common, CORS, caching, body.
-    const out: Record<string, string> = { 'x-request-id': requestId(headers['x-request-id']) };
-    for (const [name, value] of DATA_HEADER_ENTRIES) out[name] = value;
+    const out = commonLaneHeaders(req);
     const origin = headers.origin;
     if (origin !== undefined) {
       if (registry.originAllowedSomewhere(origin)) {

@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { describe, type TestContext, test } from 'node:test';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
 import { EVALUATE_PATH } from '../../src/evaluation/evaluate-lane.js';
-import type { Tuning } from '../../src/http/area.js';
-import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
-import { adminAuth, engines, freshStore, skipReason } from '../helpers/app.js';
+import { adminAuth, engines, skipReason } from '../helpers/app.js';
+import { laneAndRouteNodes } from '../helpers/lanes.js';
 import { wireGet } from '../helpers/raw-request.js';
 import { createRule, type StudioAccess, studioWithToken } from '../rules/api.js';
 
@@ -49,46 +45,24 @@ const RULES: Array<Record<string, unknown>> = [
   },
 ];
 
-/** Two nodes on one database: one with the lanes, one answering every request by the route. */
+/** A node with lanes and one without, the rules live before the second starts (so it loads them). */
 async function twoNodes(t: TestContext, engine: (typeof engines)[number]) {
-  const fresh = await freshStore(engine);
-  await ensureAdminPassword(fresh.store.db, fresh.config.adminPassword);
-  const make = (tuning: Tuning) =>
-    buildApp({
-      config: fresh.config,
-      store: fresh.store,
-      secretKey: Buffer.alloc(32, 7),
-      logger: false,
-      tuning,
-    });
-  const apps: FastifyInstance[] = [];
-  t.after(async () => {
-    for (const app of apps) await app.close();
-    await fresh.close();
+  const nodes = await laneAndRouteNodes(t, engine, async (fast) => {
+    const access = await studioWithToken(fast, 'shop');
+    const rewritesOnly = await studioWithToken(fast, 'outlet', ['commercestudio.rewrites']);
+    for (const rule of RULES) {
+      const created = await createRule(fast, access, rule);
+      const published = await fast.inject({
+        method: 'POST',
+        url: `/em-rules/${created.id}/publish`,
+        headers: access.headers,
+      });
+      assert.equal(published.statusCode, 200, published.body);
+    }
+    return { access, rewritesOnly };
   });
-  const fast = await make({});
-  apps.push(fast);
-  const access = await studioWithToken(fast, 'shop');
-  const rewritesOnly = await studioWithToken(fast, 'outlet', ['commercestudio.rewrites']);
-  for (const rule of RULES) {
-    const created = await createRule(fast, access, rule);
-    const published = await fast.inject({
-      method: 'POST',
-      url: `/em-rules/${created.id}/publish`,
-      headers: access.headers,
-    });
-    assert.equal(published.statusCode, 200, published.body);
-  }
-  // Built after the rules are live, so that it loads them when it starts.
-  const route = await make({ fastLanes: false });
-  apps.push(route);
-  const ports: number[] = [];
-  for (const app of apps) {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    ports.push((app.server.address() as AddressInfo).port);
-  }
-  const answered = () => fast.parts.lanes.answered(EVALUATE_PATH);
-  return { fast, route, fastPort: ports[0]!, routePort: ports[1]!, access, rewritesOnly, answered };
+  const answered = () => nodes.fast.parts.lanes.answered(EVALUATE_PATH);
+  return { ...nodes, ...nodes.prepared, answered };
 }
 
 /** The same request to both nodes answers the same bytes. */

@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { describe, type TestContext, test } from 'node:test';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import type { Tuning } from '../../src/http/area.js';
 import { CHECK_PATH } from '../../src/links/check-lane.js';
-import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
-import { ADMIN_PASSWORD, adminAuth, engines, freshStore, skipReason } from '../helpers/app.js';
+import { ADMIN_PASSWORD, adminAuth, engines, skipReason } from '../helpers/app.js';
+import { laneAndRouteNodes } from '../helpers/lanes.js';
 import { wireGet } from '../helpers/raw-request.js';
 
 const VIEWER_PASSWORD = 'viewer-password-1';
@@ -19,53 +15,31 @@ const LINKS = [
   { subject: 'component:b', object: 'component:a', linkType: 'relatesTo' },
 ];
 
-/** Two nodes on one database: one with the lanes, one answering every request by the route. */
+/** A node with lanes and one without, links and a viewer stored, each user's password verified once on each. */
 async function twoNodes(t: TestContext, engine: (typeof engines)[number]) {
-  const fresh = await freshStore(engine);
-  await ensureAdminPassword(fresh.store.db, fresh.config.adminPassword);
-  const make = (tuning: Tuning) =>
-    buildApp({
-      config: fresh.config,
-      store: fresh.store,
-      secretKey: Buffer.alloc(32, 7),
-      logger: false,
-      tuning,
-    });
-  const apps: FastifyInstance[] = [];
-  t.after(async () => {
-    for (const app of apps) await app.close();
-    await fresh.close();
-  });
-  const fast = await make({});
-  const route = await make({ fastLanes: false });
-  apps.push(fast, route);
-  for (const link of LINKS) {
-    const put = await fast.inject({
-      method: 'PUT',
-      url: '/api/links',
+  const nodes = await laneAndRouteNodes(t, engine, async (fast) => {
+    for (const link of LINKS) {
+      const put = await fast.inject({
+        method: 'PUT',
+        url: '/api/links',
+        headers: { authorization: adminAuth },
+        payload: link,
+      });
+      assert.equal(put.statusCode, 200, put.body);
+    }
+    const viewer = await fast.inject({
+      method: 'POST',
+      url: '/api/users',
       headers: { authorization: adminAuth },
-      payload: link,
+      payload: { username: 'vera', password: VIEWER_PASSWORD, role: 'viewer' },
     });
-    assert.equal(put.statusCode, 200, put.body);
-  }
-  const viewer = await fast.inject({
-    method: 'POST',
-    url: '/api/users',
-    headers: { authorization: adminAuth },
-    payload: { username: 'vera', password: VIEWER_PASSWORD, role: 'viewer' },
+    assert.equal(viewer.statusCode, 201, viewer.body);
   });
-  assert.equal(viewer.statusCode, 201, viewer.body);
-  const ports: number[] = [];
-  for (const app of apps) {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    ports.push((app.server.address() as AddressInfo).port);
-  }
   // Each node verifies each user's password once (by the route); from then on its lane answers.
-  for (const port of ports) {
+  for (const port of [nodes.fastPort, nodes.routePort]) {
     for (const authorization of [adminAuth, viewerAuth]) await wireGet(port, CHECK_PATH, { authorization });
   }
-  const answered = () => fast.parts.lanes.answered(CHECK_PATH);
-  return { fast, route, fastPort: ports[0]!, routePort: ports[1]!, answered };
+  return { ...nodes, answered: () => nodes.fast.parts.lanes.answered(CHECK_PATH) };
 }
 
 const q = encodeURIComponent;

@@ -1,52 +1,26 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { describe, type TestContext, test } from 'node:test';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import type { Tuning } from '../../src/http/area.js';
-import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
 import { SUGGESTIONS_PATH } from '../../src/typeahead/suggestions-fast-path.js';
-import { adminAuth, engines, freshStore, skipReason } from '../helpers/app.js';
+import { adminAuth, engines, skipReason } from '../helpers/app.js';
+import { laneAndRouteNodes } from '../helpers/lanes.js';
 import { wireGet } from '../helpers/raw-request.js';
 import { admin, createInstance } from './helpers.js';
 
 const TERMS = ['Apfel', 'apple pie', 'Äpfel grün', 'banana', 'Bar+Tisch', 'bär', '東京', 'zebra 100%'];
 
-/** Two nodes on one database: one with the fast path, one answering every request by the route. */
+/** A node with lanes and one without, the instances made before the second starts (so it loads them). */
 async function twoNodes(t: TestContext, engine: (typeof engines)[number]) {
-  const fresh = await freshStore(engine);
-  await ensureAdminPassword(fresh.store.db, fresh.config.adminPassword);
-  const make = (tuning: Tuning) =>
-    buildApp({
-      config: fresh.config,
-      store: fresh.store,
-      secretKey: Buffer.alloc(32, 7),
-      logger: false,
-      tuning,
-    });
-  const apps: FastifyInstance[] = [];
-  t.after(async () => {
-    for (const app of apps) await app.close();
-    await fresh.close();
+  const nodes = await laneAndRouteNodes(t, engine, async (fast) => {
+    const shop = await createInstance(fast, { allowedOrigins: ['https://shop.example'] });
+    const open = await createInstance(fast, { name: 'Open', allowedOrigins: ['*'] });
+    for (const { id } of [shop, open]) {
+      const put = await admin(fast, 'PUT', `/instances/${id}/terms`, { included: TERMS, excluded: [] });
+      assert.equal(put.status, 200, JSON.stringify(put.body));
+    }
+    return { shop, open };
   });
-  const fast = await make({});
-  apps.push(fast);
-  const shop = await createInstance(fast, { allowedOrigins: ['https://shop.example'] });
-  const open = await createInstance(fast, { name: 'Open', allowedOrigins: ['*'] });
-  for (const { id } of [shop, open]) {
-    const put = await admin(fast, 'PUT', `/instances/${id}/terms`, { included: TERMS, excluded: [] });
-    assert.equal(put.status, 200, JSON.stringify(put.body));
-  }
-  // Built after the instances exist, so that it loads them when it starts.
-  const route = await make({ fastLanes: false });
-  apps.push(route);
-  const ports: number[] = [];
-  for (const app of [fast, route]) {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    ports.push((app.server.address() as AddressInfo).port);
-  }
-  return { fast, route, fastPort: ports[0]!, routePort: ports[1]!, shop, open };
+  return { ...nodes, ...nodes.prepared };
 }
 
 for (const engine of engines) {

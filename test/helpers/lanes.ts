@@ -1,0 +1,58 @@
+// Two app nodes on one database for comparing the fast lanes with the routes they stand in for.
+import type { AddressInfo } from 'node:net';
+import type { TestContext } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import type { Tuning } from '../../src/http/area.js';
+import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
+import type { Engine } from '../../src/storage/database.js';
+import { freshStore } from './app.js';
+
+export interface LaneAndRoute<T> {
+  /** The node with the lanes. */
+  fast: FastifyInstance;
+  /** The node that answers every request by its route. */
+  route: FastifyInstance;
+  fastPort: number;
+  routePort: number;
+  /** What `prepare` answered. */
+  prepared: T;
+}
+
+/**
+ * A node with the lanes and one without, on one fresh database, both listening. `prepare`
+ * runs on the first before the second is built, so that the second loads at start what it
+ * made (typeahead indexes, compiled rules). Closed when the test ends.
+ */
+export async function laneAndRouteNodes<T>(
+  t: TestContext,
+  engine: Engine,
+  prepare: (fast: FastifyInstance) => Promise<T>,
+): Promise<LaneAndRoute<T>> {
+  const fresh = await freshStore(engine);
+  await ensureAdminPassword(fresh.store.db, fresh.config.adminPassword);
+  const make = (tuning: Tuning) =>
+    buildApp({
+      config: fresh.config,
+      store: fresh.store,
+      secretKey: Buffer.alloc(32, 7),
+      logger: false,
+      tuning,
+    });
+  const apps: FastifyInstance[] = [];
+  t.after(async () => {
+    for (const app of apps) await app.close();
+    await fresh.close();
+  });
+  const fast = await make({});
+  apps.push(fast);
+  const prepared = await prepare(fast);
+  const route = await make({ fastLanes: false });
+  apps.push(route);
+  const ports: number[] = [];
+  for (const app of apps) {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    ports.push((app.server.address() as AddressInfo).port);
+  }
+  return { fast, route, fastPort: ports[0]!, routePort: ports[1]!, prepared };
+}
