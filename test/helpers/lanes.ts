@@ -1,4 +1,5 @@
 // Two app nodes on one database for comparing the fast lanes with the routes they stand in for.
+import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -6,7 +7,7 @@ import { buildApp } from '../../src/app.js';
 import type { Tuning } from '../../src/http/area.js';
 import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
 import type { Engine } from '../../src/storage/database.js';
-import { freshStore } from './app.js';
+import { adminAuth, freshStore } from './app.js';
 
 export interface LaneAndRoute<T> {
   /** The node with the lanes. */
@@ -55,4 +56,12 @@ export async function laneAndRouteNodes<T>(
     ports.push((app.server.address() as AddressInfo).port);
   }
   return { fast, route, fastPort: ports[0]!, routePort: ports[1]!, prepared };
+}
+
+/** Asserts that the request histogram counted at least `atLeast` answers 200 of `route` to GET. */
+export async function assertCounted(app: FastifyInstance, route: string, atLeast: number): Promise<void> {
+  const metrics = await app.inject({ url: '/metrics', headers: { authorization: adminAuth } });
+  const series = `searchdeck_http_request_duration_seconds_count{method="GET",route="${route}",status="200"} `;
+  const line = metrics.body.split('\n').find((l) => l.startsWith(series));
+  assert.ok(line !== undefined && Number(line.slice(series.length)) >= atLeast, `${route}: ${line}`);
 }
