@@ -107,20 +107,19 @@ export class FastLanes {
         observe(lane.path, 'GET', 200, (performance.now() - started) / 1000);
         entry.answered++;
       };
+      // A lane that failed before writing leaves the request to the route; one that failed
+      // while writing cannot, and its connection is closed.
+      const failed = () => (res.headersSent ? res.destroy() : route(req, res));
       let outcome: boolean | Promise<boolean>;
       try {
         outcome = lane.answer(req, res, search);
       } catch {
-        outcome = false;
+        failed();
+        return;
       }
       if (outcome === true) counted();
       else if (outcome === false) route(req, res);
-      else {
-        outcome.then(
-          (done) => (done ? counted() : route(req, res)),
-          () => (res.headersSent ? res.destroy() : route(req, res)),
-        );
-      }
+      else outcome.then((done) => (done ? counted() : route(req, res)), failed);
     });
   }
 
