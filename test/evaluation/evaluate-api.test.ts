@@ -1,19 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
-import { createRule, type StudioAccess, studioWithToken } from '../rules/api.js';
-
-async function published(app: FastifyInstance, access: StudioAccess, body: Record<string, unknown>) {
-  const rule = await createRule(app, access, body);
-  const response = await app.inject({
-    method: 'POST',
-    url: `/em-rules/${rule.id}/publish`,
-    headers: access.headers,
-  });
-  assert.equal(response.statusCode, 200, response.body);
-  return rule;
-}
+import { createRule, publishedRule, studioWithToken } from '../rules/api.js';
 
 const laptops = { conditions: { queries: ['Laptop'] } };
 
@@ -22,7 +10,7 @@ for (const engine of engines) {
     test('answers the live rules that fire on a query, their effect and the Solr parameters', async (t) => {
       const { app } = await build(t, engine);
       const access = await studioWithToken(app, 'shop');
-      const block = await published(app, access, {
+      const block = await publishedRule(app, access, {
         type: 'blockList',
         name: 'Block old',
         fieldName: 'id',
@@ -30,7 +18,7 @@ for (const engine of engines) {
         precedence: 5,
         ...laptops,
       });
-      const boost = await published(app, access, {
+      const boost = await publishedRule(app, access, {
         type: 'boostList',
         name: 'Boost acme',
         fieldName: 'brand',
@@ -38,7 +26,7 @@ for (const engine of engines) {
         boost: 10,
         ...laptops,
       });
-      await published(app, access, {
+      await publishedRule(app, access, {
         type: 'buryList',
         name: 'Bury refurbished',
         fieldName: 'condition',
@@ -46,7 +34,7 @@ for (const engine of engines) {
         boost: 2.5,
         conditions: { queries: ['laptop'], queryMatch: 'contains' },
       });
-      await published(app, access, {
+      await publishedRule(app, access, {
         type: 'pinned',
         name: 'Pin',
         pinnedValues: [
@@ -122,24 +110,24 @@ for (const engine of engines) {
       };
       const banner = { type: 'banner', bannerUrl: 'https://b.example/x.png' };
       // A description that spells the mark is not one.
-      const marked = await published(app, access, {
+      const marked = await publishedRule(app, access, {
         ...banner,
         name: 'Marked',
         description: '"deleted":true',
         ...laptops,
       });
-      await published(app, access, {
+      await publishedRule(app, access, {
         ...banner,
         name: 'Summer',
         conditions: { ...laptops.conditions, effectiveStart: '2026-07-01T00:00:00Z' },
       });
-      await published(app, access, { ...banner, name: 'Segmented', segments: ['vip'], ...laptops });
-      await published(app, access, {
+      await publishedRule(app, access, { ...banner, name: 'Segmented', segments: ['vip'], ...laptops });
+      await publishedRule(app, access, {
         ...banner,
         name: 'Profiled',
         conditions: { ...laptops.conditions, queryProfiles: ['mobile'] },
       });
-      await published(app, access, {
+      await publishedRule(app, access, {
         ...banner,
         name: 'Filtered',
         conditions: {
@@ -218,7 +206,12 @@ for (const engine of engines) {
     test('gives admins the same answer at /api/studios/{id}/evaluate', async (t) => {
       const { app } = await build(t, engine);
       const access = await studioWithToken(app, 'shop');
-      await published(app, access, { type: 'redirect', name: 'Go', url: 'https://x.example/', ...laptops });
+      await publishedRule(app, access, {
+        type: 'redirect',
+        name: 'Go',
+        url: 'https://x.example/',
+        ...laptops,
+      });
       const asClient = await app.inject({ url: '/em-rules/evaluate?q=laptop', headers: access.headers });
       const asAdmin = await app.inject({
         url: '/api/studios/shop/evaluate?q=laptop',
@@ -237,7 +230,12 @@ for (const engine of engines) {
     test('counts evaluations by outcome and times them in /metrics', async (t) => {
       const { app } = await build(t, engine);
       const access = await studioWithToken(app, 'shop');
-      await published(app, access, { type: 'redirect', name: 'Go', url: 'https://x.example/', ...laptops });
+      await publishedRule(app, access, {
+        type: 'redirect',
+        name: 'Go',
+        url: 'https://x.example/',
+        ...laptops,
+      });
       for (const q of ['laptop', 'laptop', 'phone']) {
         await app.inject({ url: `/em-rules/evaluate?q=${q}`, headers: access.headers });
       }

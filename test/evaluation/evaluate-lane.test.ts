@@ -5,7 +5,7 @@ import { EVALUATE_PATH } from '../../src/evaluation/evaluate-lane.js';
 import { adminAuth, engines, skipReason } from '../helpers/app.js';
 import { assertCounted, laneAndRouteNodes } from '../helpers/lanes.js';
 import { wireGet } from '../helpers/raw-request.js';
-import { createRule, type StudioAccess, studioWithToken } from '../rules/api.js';
+import { publishedRule, type StudioAccess, studioWithToken } from '../rules/api.js';
 
 const RULES: Array<Record<string, unknown>> = [
   {
@@ -50,15 +50,7 @@ async function twoNodes(t: TestContext, engine: (typeof engines)[number]) {
   const nodes = await laneAndRouteNodes(t, engine, async (fast) => {
     const access = await studioWithToken(fast, 'shop');
     const rewritesOnly = await studioWithToken(fast, 'outlet', ['commercestudio.rewrites']);
-    for (const rule of RULES) {
-      const created = await createRule(fast, access, rule);
-      const published = await fast.inject({
-        method: 'POST',
-        url: `/em-rules/${created.id}/publish`,
-        headers: access.headers,
-      });
-      assert.equal(published.statusCode, 200, published.body);
-    }
+    for (const rule of RULES) await publishedRule(fast, access, rule);
     return { access, rewritesOnly };
   });
   const answered = () => nodes.fast.parts.lanes.answered(EVALUATE_PATH);

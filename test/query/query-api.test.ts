@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, type TestContext, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import zookeeper from 'node-zookeeper-client';
 import type { RewriteSource } from '../../src/evaluation/rewrite-source.js';
 import type { LiveRewrite } from '../../src/rewrites/rewrite.js';
@@ -9,21 +8,11 @@ import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
 import { seedSolrCloud } from '../helpers/solr-cloud-layout.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { startZooKeeper, type ZooKeeperServer, zooKeeperSkipReason } from '../helpers/zookeeper.js';
-import { createRule, type StudioAccess, studioWithToken } from '../rules/api.js';
+import { publishedRule, studioWithToken } from '../rules/api.js';
 import { type SelectSolr, startSelectSolr } from './select-solr.js';
 
 const APP = 'shop';
 let chroots = 0;
-
-async function published(app: FastifyInstance, access: StudioAccess, body: Record<string, unknown>) {
-  const rule = await createRule(app, access, body);
-  const response = await app.inject({
-    method: 'POST',
-    url: `/em-rules/${rule.id}/publish`,
-    headers: access.headers,
-  });
-  assert.equal(response.statusCode, 200, response.body);
-}
 
 for (const engine of engines) {
   describe(`Query endpoint on ${engine}`, {
@@ -133,14 +122,14 @@ for (const engine of engines) {
         rewrites: { live: async () => rewrites, staging: async () => [] },
       });
       const laptops = { conditions: { queries: ['laptop'], queryMatch: 'contains' } };
-      await published(app, access, {
+      await publishedRule(app, access, {
         type: 'blockList',
         name: 'Block',
         fieldName: 'id',
         fieldValues: ['P3'],
         ...laptops,
       });
-      await published(app, access, {
+      await publishedRule(app, access, {
         type: 'boostList',
         name: 'Boost',
         fieldName: 'brand',
@@ -148,7 +137,7 @@ for (const engine of engines) {
         boost: 10,
         ...laptops,
       });
-      await published(app, access, {
+      await publishedRule(app, access, {
         type: 'buryList',
         name: 'Bury',
         fieldName: 'condition',
@@ -156,19 +145,19 @@ for (const engine of engines) {
         boost: 2,
         ...laptops,
       });
-      await published(app, access, {
+      await publishedRule(app, access, {
         type: 'pinned',
         name: 'Pin',
         pinnedValues: [{ value: 'P9', position: 1 }],
         ...laptops,
       });
-      await published(app, access, {
+      await publishedRule(app, access, {
         type: 'redirect',
         name: 'Go',
         url: 'https://shop.example/laptops',
         ...laptops,
       });
-      await published(app, access, {
+      await publishedRule(app, access, {
         type: 'banner',
         name: 'Ad',
         bannerUrl: 'https://b.example/l.png',

@@ -87,3 +87,19 @@ export async function createRule(
   assert.equal(response.statusCode, 201, response.body);
   return response.json<RuleJson>();
 }
+
+/** Creates a rule through the API, publishes it and answers it. */
+export async function publishedRule(
+  app: FastifyInstance,
+  access: StudioAccess,
+  body: Record<string, unknown>,
+): Promise<RuleJson> {
+  const rule = await createRule(app, access, body);
+  const response = await app.inject({
+    method: 'POST',
+    url: `/em-rules/${rule.id}/publish`,
+    headers: access.headers,
+  });
+  assert.equal(response.statusCode, 200, response.body);
+  return rule;
+}
