@@ -15,16 +15,22 @@ import { prints } from './request-logging.js';
 import { DATA_HEADERS } from './security-headers.js';
 import { textProblem } from './well-formed-text.js';
 
-/** One path answered before routing. */
+/** One path, or the paths under one prefix, answered before routing. */
 export interface FastLane {
-  /** The path the lane answers; its query string follows a `?`. */
+  /** The path the lane answers (its query string follows a `?`), or the prefix of its paths. */
   readonly path: string;
   /**
-   * Answers the request with 200 and says true, or says false and leaves it untouched, for
-   * the route to answer. `search` is the query string without its `?` ('' for none). A
-   * promise that rejects leaves the request to the route too.
+   * Set for a lane of paths with parameters: `path` is then their common prefix, and this is
+   * the route's pattern, under which the lane's answers are counted.
    */
-  answer(req: IncomingMessage, res: ServerResponse, search: string): boolean | Promise<boolean>;
+  readonly pattern?: string;
+  /**
+   * Answers the request with 200 and says true, or says false and leaves it untouched, for
+   * the route to answer. `rest` is the query string without its `?` ('' for none); for a
+   * lane with a pattern, all of the URL after the prefix. A promise that rejects leaves the
+   * request to the route too.
+   */
+  answer(req: IncomingMessage, res: ServerResponse, rest: string): boolean | Promise<boolean>;
 }
 
 const DATA_HEADER_ENTRIES = Object.entries(DATA_HEADERS);
@@ -79,9 +85,9 @@ export class FastLanes {
     if (this.enabled) this.#lanes.push({ lane, answered: 0 });
   }
 
-  /** How many requests of `path` its lane has answered (0 when it has none). */
-  answered(path: string): number {
-    return this.#lanes.find((entry) => entry.lane.path === path)?.answered ?? 0;
+  /** How many requests of `route` (a lane's path or pattern) its lane has answered (0 when it has none). */
+  answered(route: string): number {
+    return this.#lanes.find(({ lane }) => (lane.pattern ?? lane.path) === route)?.answered ?? 0;
   }
 
   #install(observe: ReturnType<typeof requestObserver>): void {
@@ -102,9 +108,10 @@ export class FastLanes {
       const started = performance.now();
       const { lane } = entry;
       const url = req.url as string;
-      const search = url.length > lane.path.length + 1 ? url.slice(lane.path.length + 1) : '';
+      const after = lane.pattern === undefined ? lane.path.length + 1 : lane.path.length;
+      const rest = url.length > after ? url.slice(after) : '';
       const counted = () => {
-        observe(lane.path, 'GET', 200, (performance.now() - started) / 1000);
+        observe(lane.pattern ?? lane.path, 'GET', 200, (performance.now() - started) / 1000);
         entry.answered++;
       };
       // A lane that failed before writing leaves the request to the route; one that failed
@@ -112,7 +119,7 @@ export class FastLanes {
       const failed = () => (res.headersSent ? res.destroy() : route(req, res));
       let outcome: boolean | Promise<boolean>;
       try {
-        outcome = lane.answer(req, res, search);
+        outcome = lane.answer(req, res, rest);
       } catch {
         failed();
         return;
@@ -131,9 +138,11 @@ export class FastLanes {
   #entryOf(req: IncomingMessage): { lane: FastLane; answered: number } | undefined {
     if (req.method !== 'GET' || this.#closing) return undefined;
     const url = req.url ?? '';
-    const entry = this.#lanes.find(({ lane: { path } }) => {
+    const entry = this.#lanes.find(({ lane: { path, pattern } }) => {
       if (!url.startsWith(path)) return false;
-      return url.length === path.length || url.charCodeAt(path.length) === 63; /* ? */
+      return (
+        pattern !== undefined || url.length === path.length || url.charCodeAt(path.length) === 63 /* ? */
+      );
     });
     if (entry === undefined) return undefined;
     const headers = req.headers;

@@ -19,6 +19,7 @@ import {
   revokeKey,
   writeProfile,
 } from './profiles.js';
+import { queryLane } from './query-lane.js';
 import type { QueryParts } from './query-parts.js';
 import {
   KeyParams,
@@ -201,6 +202,7 @@ export function queryArea(parts: QueryParts, evaluationParts: EvaluationParts, u
     },
     async public(root, ctx) {
       const service = new QueryService(parts, new EvaluationService(ctx.store.db, evaluationParts, ctx.now));
+      ctx.lanes.add(queryLane(service, parts.served));
       await root.register(async (untyped) => {
         const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
         // The endpoint takes a form, as Solr does; a JSON body is refused (415), not ignored.
@@ -246,6 +248,9 @@ export function queryArea(parts: QueryParts, evaluationParts: EvaluationParts, u
           '/api/apps/:app/query/:profile',
           { schema: { ...schema, operationId: 'query' } },
           async (request, reply) => {
+            // A query the lane already sent and Solr failed: answered here, not sent again.
+            const handed = service.takeHandedOver(request.raw);
+            if (handed !== undefined) throw handed;
             const search = new URLSearchParams(
               request.url.slice(request.url.indexOf('?') + 1 || request.url.length),
             );

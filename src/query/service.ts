@@ -5,21 +5,41 @@ import type { Evaluation } from '../evaluation/evaluation.js';
 import type { EvaluationService } from '../evaluation/service.js';
 import { AppError, NotFoundError } from '../http/errors.js';
 import type { QueryParts } from './query-parts.js';
+import type { QueryProfile } from './schemas.js';
 import type { SolrOutcome } from './solr-client.js';
 import { readShopperRequest, solrRequest } from './solr-request.js';
 
 const ATTEMPTS = 2;
 
+/** A shopper's query read, its profile found and its rules evaluated: ready for Solr. */
+export interface PreparedQuery {
+  readonly label: string;
+  readonly profile: QueryProfile;
+  readonly q: string;
+  readonly evaluation: Evaluation;
+  readonly form: string;
+  readonly dropped: string[];
+}
+
 export class QueryService {
+  /** Failures of queries sent by the query lane, for the route to answer (query-lane.ts). */
+  readonly #handedOver = new WeakMap<object, unknown>();
+
   constructor(
     private readonly parts: QueryParts,
     private readonly evaluation: EvaluationService,
   ) {}
 
   /** Solr's JSON answer with the `fusion` object added, as text. */
-  async query(app: string, profileId: string, search: URLSearchParams): Promise<string> {
-    const label = `${app}/${profileId}`;
-    const { metrics } = this.parts;
+  query(app: string, profileId: string, search: URLSearchParams): Promise<string> {
+    return this.send(this.prepare(app, profileId, search));
+  }
+
+  /**
+   * Reads the shopper's parameters, finds the profile and evaluates its studio's live rules
+   * and rewrites; throws (400, 404) before anything is sent or counted.
+   */
+  prepare(app: string, profileId: string, search: URLSearchParams): PreparedQuery {
     const shopper = readShopperRequest(search);
     // From memory: the node's copy of the profiles follows the database (query-parts).
     const served = this.parts.served.profile(app, profileId);
@@ -30,9 +50,22 @@ export class QueryService {
       segment: shopper.segments,
       queryProfile: [profileId],
     });
-    if (evaluation.rules.length > 0) metrics.rulesFired.inc({ profile: label }, evaluation.rules.length);
     const { body, dropped } = solrRequest(profile, shopper, evaluation, policy);
-    const form = body.toString();
+    return {
+      label: `${app}/${profileId}`,
+      profile,
+      q: shopper.q,
+      evaluation,
+      form: body.toString(),
+      dropped,
+    };
+  }
+
+  /** Sends a prepared query to a live node of its cluster (one retry on another); 502/504 when Solr fails. */
+  async send(prepared: PreparedQuery): Promise<string> {
+    const { label, profile, evaluation, form, dropped } = prepared;
+    const { metrics } = this.parts;
+    if (evaluation.rules.length > 0) metrics.rulesFired.inc({ profile: label }, evaluation.rules.length);
     let nodes: Awaited<ReturnType<QueryParts['nodesOf']>>;
     try {
       nodes = await this.parts.nodesOf(profile.searchCluster);
@@ -71,7 +104,7 @@ export class QueryService {
         metrics.solrSeconds.observe({ profile: label }, (performance.now() - started) / 1000);
         metrics.requests.inc({ profile: label, outcome: 'ok' });
         if (profile.logSearches && profile.typeahead !== undefined)
-          this.parts.logs.add(profile.typeahead, shopper.q);
+          this.parts.logs.add(profile.typeahead, prepared.q);
         return withFusion(outcome.body, fusionOf(evaluation, node.name, dropped));
       }
       metrics.nodeFailures.inc({ cluster: profile.searchCluster, node: node.name, kind: outcome.kind });
@@ -98,6 +131,18 @@ export class QueryService {
         solr: outcome.detail,
       },
     });
+  }
+
+  /** Keeps the failure of a query the lane sent, for the route to answer instead of sending it again. */
+  handOver(request: object, failure: unknown): void {
+    this.#handedOver.set(request, failure);
+  }
+
+  /** The failure the lane handed over with this request, if it did (once). */
+  takeHandedOver(request: object): unknown {
+    const failure = this.#handedOver.get(request);
+    this.#handedOver.delete(request);
+    return failure;
   }
 }
 
