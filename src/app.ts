@@ -121,7 +121,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     now,
     tuning: deps.tuning ?? {},
-    lanes: new FastLanes(app, metrics, deps.tuning?.fastLanes !== false),
+    lanes: new FastLanes(
+      app,
+      metrics,
+      deps.tuning?.fastLanes !== false,
+      parseTrustedProxies(deps.config.trustProxy) !== false,
+    ),
   };
   const unwatchPool = watchPool(deps.store.pool, ctx.metrics, app.log);
   const adminLogin = new FailureLimiter(deps.store.db, 'admin-login', ctx.now);

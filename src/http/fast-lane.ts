@@ -4,14 +4,14 @@
 // (a request and reply object, a child logger, the hook chain, schema validation, a nextTick
 // per hook stage), and that machinery cost more than the answer itself. A lane's answer is
 // byte for byte the one its route gives (headers in the same order); anything else (a
-// credential that needs checking, a malformed or unusual query, HTTPS, logging of every
+// credential that needs checking, a malformed or unusual query, HTTPS, debug logging of every
 // request, shutdown) goes to the route as before, which stays and is the reference.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { requestId } from './common-headers.js';
 import { requestObserver } from './metrics.js';
-import { prints } from './request-logging.js';
+import { loggedUrl, prints } from './request-logging.js';
 import { DATA_HEADERS } from './security-headers.js';
 import { textProblem } from './well-formed-text.js';
 
@@ -36,9 +36,15 @@ export interface FastLane {
 const DATA_HEADER_ENTRIES = Object.entries(DATA_HEADERS);
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** Where a lane's answer keeps its request id, for the request's log line. */
+const REQUEST_ID = Symbol('laneRequestId');
+type LaneRequest = IncomingMessage & { [REQUEST_ID]?: string };
+
 /** The headers every route's answer starts with, in the order its hooks set them: the request id, then the data-answer set. */
 export function commonLaneHeaders(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = { 'x-request-id': requestId(req.headers['x-request-id']) };
+  const id = requestId(req.headers['x-request-id']);
+  (req as LaneRequest)[REQUEST_ID] = id;
+  const out: Record<string, string> = { 'x-request-id': id };
   for (const [name, value] of DATA_HEADER_ENTRIES) out[name] = value;
   return out;
 }
@@ -68,6 +74,8 @@ export class FastLanes {
     metrics: Registry,
     /** False (a test comparing lanes with routes) leaves every request to the routes. */
     private readonly enabled = true,
+    /** Whether X-Forwarded-For names the client (a trusted proxy): such requests go to the routes when logged. */
+    private readonly trustsProxy = false,
   ) {
     const observe = requestObserver(metrics);
     app.addHook('preClose', (done) => {
@@ -100,7 +108,8 @@ export class FastLanes {
     }
     server.removeListener('request', route);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      const entry = this.#entryOf(req);
+      const logs = this.#logs();
+      const entry = this.#entryOf(req, logs);
       if (entry === undefined) {
         route(req, res);
         return;
@@ -111,8 +120,23 @@ export class FastLanes {
       const after = lane.pattern === undefined ? lane.path.length + 1 : lane.path.length;
       const rest = url.length > after ? url.slice(after) : '';
       const counted = () => {
-        observe(lane.pattern ?? lane.path, 'GET', 200, (performance.now() - started) / 1000);
+        const ms = performance.now() - started;
+        observe(lane.pattern ?? lane.path, 'GET', 200, ms / 1000);
         entry.answered++;
+        // The line the route would log (request-logging.ts), under the same child binding.
+        if (logs === 'line') {
+          this.app.log.info(
+            {
+              reqId: (req as LaneRequest)[REQUEST_ID],
+              method: 'GET',
+              url: loggedUrl(url),
+              client: req.socket.remoteAddress,
+              status: 200,
+              ms: Math.round(ms * 100) / 100,
+            },
+            'request completed',
+          );
+        }
       };
       // A lane that failed before writing leaves the request to the route; one that failed
       // while writing cannot, and its connection is closed.
@@ -131,11 +155,27 @@ export class FastLanes {
   }
 
   /**
-   * The lane of a request that may take one: a GET of a lane's path, with nothing that any
-   * route treats specially (a body, Expect, TLS or a proxy's protocol, which decide HSTS),
-   * while the app is not closing and does not log every request.
+   * What the app logs of a request answered 200: nothing, its one line at its end (which a
+   * lane writes as the route would), or more (debug: a line as it comes in too, which only
+   * the route writes).
    */
-  #entryOf(req: IncomingMessage): { lane: FastLane; answered: number } | undefined {
+  #logs(): 'none' | 'line' | 'all' {
+    const log = this.app.log;
+    // A logger that names no level is Fastify's silent stand-in (`logger: false`).
+    if (log.level === undefined || !prints(log, 'info')) return 'none';
+    return prints(log, 'debug') ? 'all' : 'line';
+  }
+
+  /**
+   * The lane of a request that may take one: a GET of a lane's path, with nothing that any
+   * route treats specially (a body, Expect, TLS or a proxy's protocol, which decide HSTS;
+   * when logged, a proxy's client address), while the app is not closing and does not log
+   * every request as it comes in.
+   */
+  #entryOf(
+    req: IncomingMessage,
+    logs: 'none' | 'line' | 'all',
+  ): { lane: FastLane; answered: number } | undefined {
     if (req.method !== 'GET' || this.#closing) return undefined;
     const url = req.url ?? '';
     const entry = this.#lanes.find(({ lane: { path, pattern } }) => {
@@ -153,8 +193,8 @@ export class FastLanes {
       headers['transfer-encoding'] !== undefined ||
       headers.expect !== undefined ||
       (req.socket as { encrypted?: boolean }).encrypted ||
-      // A logger that names no level is Fastify's silent stand-in (`logger: false`).
-      (this.app.log.level !== undefined && prints(this.app.log, 'info'))
+      logs === 'all' ||
+      (logs === 'line' && this.trustsProxy && headers['x-forwarded-for'] !== undefined)
     ) {
       return undefined;
     }

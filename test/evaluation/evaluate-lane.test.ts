@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { EVALUATE_PATH } from '../../src/evaluation/evaluate-lane.js';
 import { adminAuth, engines, skipReason } from '../helpers/app.js';
 import { assertCounted, laneAndRouteNodes } from '../helpers/lanes.js';
+import { captureLog } from '../helpers/log-capture.js';
 import { wireGet } from '../helpers/raw-request.js';
 import { publishedRule, type StudioAccess, studioWithToken } from '../rules/api.js';
 
@@ -46,13 +47,22 @@ const RULES: Array<Record<string, unknown>> = [
 ];
 
 /** A node with lanes and one without, the rules live before the second starts (so it loads them). */
-async function twoNodes(t: TestContext, engine: (typeof engines)[number]) {
-  const nodes = await laneAndRouteNodes(t, engine, async (fast) => {
-    const access = await studioWithToken(fast, 'shop');
-    const rewritesOnly = await studioWithToken(fast, 'outlet', ['commercestudio.rewrites']);
-    for (const rule of RULES) await publishedRule(fast, access, rule);
-    return { access, rewritesOnly };
-  });
+async function twoNodes(
+  t: TestContext,
+  engine: (typeof engines)[number],
+  loggers?: Parameters<typeof laneAndRouteNodes>[3],
+) {
+  const nodes = await laneAndRouteNodes(
+    t,
+    engine,
+    async (fast) => {
+      const access = await studioWithToken(fast, 'shop');
+      const rewritesOnly = await studioWithToken(fast, 'outlet', ['commercestudio.rewrites']);
+      for (const rule of RULES) await publishedRule(fast, access, rule);
+      return { access, rewritesOnly };
+    },
+    loggers,
+  );
   const answered = () => nodes.fast.parts.lanes.answered(EVALUATE_PATH);
   return { ...nodes, ...nodes.prepared, answered };
 }
@@ -158,6 +168,35 @@ for (const engine of engines) {
         ),
         { numRuns: 60 },
       );
+    });
+
+    test('log the line the route logs at info, and leave the request to the route at debug', async (t) => {
+      const logs = { fast: captureLog('info'), route: captureLog('info') };
+      const nodes = await twoNodes(t, engine, { fast: logs.fast.logger, route: logs.route.logger });
+      const lineOf = (lines: string[], id: string) => {
+        const mine = lines.map((line) => JSON.parse(line)).filter((line) => line.reqId === id);
+        assert.equal(mine.length, 1, id);
+        const { time, ms, ...rest } = mine[0];
+        assert.equal(typeof time, 'number');
+        assert.ok(typeof ms === 'number' && ms >= 0);
+        return JSON.stringify(rest);
+      };
+      const target = `${EVALUATE_PATH}?q=laptop&segment=members`;
+      const before = nodes.answered();
+      for (const id of ['trace-3', 'bad id']) {
+        const headers = { ...bearer(nodes.access), 'x-request-id': id };
+        const fromRoute = await wireGet(nodes.routePort, target, headers);
+        const fromLane = await wireGet(nodes.fastPort, target, headers);
+        const idOf = (answer: string) => /x-request-id: (.*)\r\n/.exec(answer)![1]!;
+        assert.equal(
+          lineOf(logs.fast.lines, idOf(fromLane)).replace(idOf(fromLane), 'ID'),
+          lineOf(logs.route.lines, idOf(fromRoute)).replace(idOf(fromRoute), 'ID'),
+        );
+      }
+      assert.equal(nodes.answered() - before, 2, 'the lane answered while logging at info');
+      nodes.fast.log.level = 'debug';
+      await wireGet(nodes.fastPort, target, bearer(nodes.access));
+      assert.equal(nodes.answered() - before, 2, 'at debug the route answers');
     });
 
     test('stop answering for a client the moment it is revoked', async (t) => {

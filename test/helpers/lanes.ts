@@ -9,6 +9,8 @@ import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
 import type { Engine } from '../../src/storage/database.js';
 import { adminAuth, freshStore } from './app.js';
 
+type AppLogger = Parameters<typeof buildApp>[0]['logger'];
+
 export interface LaneAndRoute<T> {
   /** The node with the lanes. */
   fast: FastifyInstance;
@@ -29,15 +31,17 @@ export async function laneAndRouteNodes<T>(
   t: TestContext,
   engine: Engine,
   prepare: (fast: FastifyInstance) => Promise<T>,
+  /** Each node's logger (none by default). */
+  loggers: { fast?: AppLogger; route?: AppLogger } = {},
 ): Promise<LaneAndRoute<T>> {
   const fresh = await freshStore(engine);
   await ensureAdminPassword(fresh.store.db, fresh.config.adminPassword);
-  const make = (tuning: Tuning) =>
+  const make = (tuning: Tuning, logger: AppLogger = false) =>
     buildApp({
       config: fresh.config,
       store: fresh.store,
       secretKey: Buffer.alloc(32, 7),
-      logger: false,
+      logger,
       tuning,
     });
   const apps: FastifyInstance[] = [];
@@ -45,10 +49,10 @@ export async function laneAndRouteNodes<T>(
     for (const app of apps) await app.close();
     await fresh.close();
   });
-  const fast = await make({});
+  const fast = await make({}, loggers.fast);
   apps.push(fast);
   const prepared = await prepare(fast);
-  const route = await make({ fastLanes: false });
+  const route = await make({ fastLanes: false }, loggers.route);
   apps.push(route);
   const ports: number[] = [];
   for (const app of apps) {

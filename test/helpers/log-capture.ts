@@ -1,13 +1,13 @@
 import { Writable } from 'node:stream';
 
 export interface CapturedLog {
-  /** Fastify logger options writing every line, at every level, into `lines`. */
-  logger: { level: 'trace'; stream: Writable };
+  /** Fastify logger options writing every line from `level` up (every line by default) into `lines`. */
+  logger: { level: 'trace' | 'debug' | 'info'; stream: Writable };
   lines: string[];
 }
 
 /** A logger for `build(t, engine, { logger })` whose lines the test can read afterwards. */
-export function captureLog(): CapturedLog {
+export function captureLog(level: CapturedLog['logger']['level'] = 'trace'): CapturedLog {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -15,5 +15,5 @@ export function captureLog(): CapturedLog {
       done();
     },
   });
-  return { logger: { level: 'trace', stream }, lines };
+  return { logger: { level, stream }, lines };
 }
