@@ -29,7 +29,8 @@ function profileOf(path: string): { app: string; profile: string } | undefined {
 export function queryLane(service: QueryService, served: ServedProfiles): FastLane {
   return { path: PREFIX, pattern: QUERY_ROUTE, answer };
 
-  async function answer(req: IncomingMessage, res: ServerResponse, rest: string): Promise<boolean> {
+  // Declines are synchronous: every other GET under /api/apps/ passes through here on its way to its route.
+  function answer(req: IncomingMessage, res: ServerResponse, rest: string): boolean | Promise<boolean> {
     const authorization = req.headers.authorization;
     if (authorization === undefined || !BEARER.test(authorization)) return false;
     const mark = rest.indexOf('?');
@@ -46,6 +47,10 @@ export function queryLane(service: QueryService, served: ServedProfiles): FastLa
     } catch {
       return false;
     }
+    return sent(req, res, prepared);
+  }
+
+  async function sent(req: IncomingMessage, res: ServerResponse, prepared: PreparedQuery): Promise<boolean> {
     let body: string;
     try {
       body = await service.send(prepared);
