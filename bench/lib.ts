@@ -198,3 +198,23 @@ export async function tokenOf(
   });
   return ((await response.json()) as { access_token: string }).access_token;
 }
+
+/**
+ * The floor of a route that reads the database once per request (bench/point-read-peer.ts):
+ * `sql` with $1 … bound to the request's query parameters (`{ query }`) or constants (`{ value }`).
+ */
+export function startPointRead(
+  store: { sqliteFile?: string | undefined; postgresUrl?: string | undefined },
+  sql: string,
+  values: Array<{ query: string } | { value: string }>,
+  body?: unknown,
+): Promise<RunningProcess> {
+  return startProcess(['--import', 'tsx', 'bench/point-read-peer.ts'], {
+    PEER_SQL: sql,
+    PEER_VALUES: JSON.stringify(values),
+    ...(store.sqliteFile
+      ? { PEER_SQLITE_FILE: store.sqliteFile }
+      : { PEER_POSTGRES_URL: store.postgresUrl! }),
+    ...(body === undefined ? {} : { BARE_BODY: JSON.stringify(body) }),
+  });
+}

@@ -3,12 +3,12 @@
 import { bumpLiveVersion } from '../src/evaluation/repository.js';
 import { openStore } from '../src/storage/database.js';
 import { createStudio } from '../src/studios/service.js';
-import { alternate, comparisonTable, medianMeasure, ratioOf } from './compare.js';
+import { comparisonTable, medianMeasure, ratioOf } from './compare.js';
 import { createBenchStore, type Engine } from './engines.js';
 import { seedStudio } from './evaluate.js';
 import { shopperQueries } from './evaluate-data.js';
-import { seededRandom, startProcess, startService } from './lib.js';
-import { queryStream, sideByRound } from './measure.js';
+import { type RunningProcess, seededRandom, startProcess, startService } from './lib.js';
+import { queryStream, rotatingRounds, sideByRound } from './measure.js';
 import type { Benchmark } from './run.js';
 import { targetTable } from './targets.js';
 
@@ -26,7 +26,9 @@ export const queryBenchmark: Benchmark = {
   async run(engine: Engine) {
     const store = await createBenchStore(engine, 'query');
     const solr = await startProcess(['--import', 'tsx', 'bench/query-solr.ts'], {});
+    let proxy: RunningProcess | undefined;
     try {
+      proxy = await startProcess(['--import', 'tsx', 'bench/proxy-peer.ts'], { PROXY_UPSTREAM: solr.url });
       const seeding = openStore({ dataDir: store.env.SEARCHDECK_DATA_DIR!, databaseUrl: store.postgresUrl });
       try {
         const now = new Date('2026-06-01T00:00:00Z');
@@ -86,14 +88,17 @@ export const queryBenchmark: Benchmark = {
         const rows = [];
         const figures = [];
         for (const connections of [1, 10]) {
-          const rounds = await alternate(
-            ROUNDS,
-            side(service.pid, service.url, through, connections),
-            side(solr.pid, solr.url, direct, connections),
-          );
-          const ours = medianMeasure(rounds.ours);
-          const peer = medianMeasure(rounds.peer);
-          const ratio = ratioOf(rounds, (m) => m.rps);
+          // The minimal proxy gets the service's requests: same paths, same header.
+          const sides = await rotatingRounds(ROUNDS, {
+            ours: side(service.pid, service.url, through, connections),
+            direct: side(solr.pid, solr.url, direct, connections),
+            proxy: side(proxy!.pid, proxy!.url, through, connections),
+          });
+          const ours = medianMeasure(sides.ours);
+          const peer = medianMeasure(sides.direct);
+          const ratio = ratioOf({ ours: sides.ours, peer: sides.direct }, (m) => m.rps);
+          const floor = ratioOf({ ours: sides.proxy, peer: sides.direct }, (m) => m.rps);
+          const ofProxy = ratioOf({ ours: sides.ours, peer: sides.proxy }, (m) => m.rps);
           const added = ours.p99 - peer.p99;
           const met = ratio.median >= OF_DIRECT && added <= ADDED_P99_MS;
           rows.push(
@@ -105,6 +110,20 @@ export const queryBenchmark: Benchmark = {
               ratio,
               target: `≥ ${OF_DIRECT} of direct throughput, p99 + ≤ ${ADDED_P99_MS} ms`,
               met,
+            },
+            {
+              scenario: `through searchdeck, ${connections} connection(s)`,
+              engine,
+              measure: ours,
+              peer: 'minimal Node proxy (throughput)',
+              ratio: ofProxy,
+            },
+            {
+              scenario: `minimal Node proxy (node:http + undici, no checks), ${connections} connection(s)`,
+              engine: 'peer',
+              measure: medianMeasure(sides.proxy),
+              peer: 'direct to the node',
+              ratio: floor,
             },
             {
               scenario: `direct to the node, ${connections} connection(s)`,
@@ -125,23 +144,29 @@ export const queryBenchmark: Benchmark = {
               target: `≥ ${OF_DIRECT}`,
               met: ratio.median >= OF_DIRECT,
             },
+            {
+              figure: `the minimal proxy's share of direct, ${connections} connection(s)`,
+              value: `${floor.median.toFixed(2)} (${floor.min.toFixed(2)}–${floor.max.toFixed(2)})`,
+              target: 'the most a second hop allows here',
+            },
           );
         }
         return [
           `## Query endpoint (${engine})`,
           '',
-          `Shopper queries through a profile (${RULES.toLocaleString('en')} live rules in its studio, ${engine}, key authentication, search logging off) against a fake Solr node answering ten documents at once, beside the same queries sent straight to that node: ${ROUNDS} alternating rounds of ${SECONDS} s per connection count. autocannon reports whole milliseconds.`,
+          `Shopper queries through a profile (${RULES.toLocaleString('en')} live rules in its studio, ${engine}, key authentication, search logging off) against a fake Solr node answering ten documents at once, beside the same queries sent straight to that node and through a minimal Node proxy (node:http passing the query string to the node through an undici pool, with no checks, evaluation or logging): ${ROUNDS} rounds of ${SECONDS} s per connection count, each round starting with the next side. autocannon reports whole milliseconds.`,
           '',
           comparisonTable(rows),
           '',
           targetTable(figures),
           '',
-          "The direct side is a bare Node HTTP server answering a constant, so the ratio is searchdeck's whole per-query work (HTTP parsing and routing in Fastify, the key check and the profile from the node's in-memory copy, evaluation over the studio's index, and a second HTTP exchange to the node) against almost none; against a real Solr node, whose own time per query is milliseconds, the same absolute cost is a small share. The query path reads nothing from the database. The machine's two cores are shared by the load generator, the fake Solr node and searchdeck, so figures move between runs.",
+          "The direct side is a bare Node HTTP server answering a constant, so the ratio to it is searchdeck's whole per-query work (HTTP parsing and routing in Fastify, the key check and the profile from the node's in-memory copy, evaluation over the studio's index, and a second HTTP exchange to the node) against almost none; against a real Solr node, whose own time per query is milliseconds, the same absolute cost is a small share. The minimal proxy's own share of direct is the ceiling that the second hop and the shared cores leave for any Node service in front of the node; searchdeck's ratio to the proxy is what its own work (authentication, evaluation, the parameter policy, the answer's addition) costs beyond that hop. The query path reads nothing from the database. The machine's two cores are shared by the load generator, the fake Solr node and searchdeck, so figures move between runs.",
         ].join('\n');
       } finally {
         await service.stop();
       }
     } finally {
+      await proxy?.stop();
       await solr.stop();
       await store.remove();
     }
