@@ -217,7 +217,7 @@ async function suggestionsBesidePeers(engine: Engine): Promise<string[]> {
       });
     }
     return [
-      `One instance of ${counts.served} served suggestions (curated), ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} behind it. 10 connections, ${seconds} s per round, ${ROUNDS} rounds in which every side runs once, each round starting with the next side; figures are medians over the rounds, ratios the median (min–max) of the per-round ratios. Every side receives the same requests (the same random prefixes, the same \`Authorization: Embed\` header), so the load generator, which shares the cores, does the same work for each; the constant peers answer the default answer ($sample.lengthstrings) whatever the prefix, and the Redis peer holds the same terms as \`<lower-case>\\0<term>\` in one sorted set and answers the same prefixes over one pipelined connection.`,
+      `One instance of ${counts.served} served suggestions (curated), ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} behind it. 10 connections, ${seconds} s per round, ${ROUNDS} rounds in which every side runs once, each round starting with the next side; figures are medians over the rounds, ratios the median (min–max) of the per-round ratios. Every side receives the same requests (the same random prefixes, the same \`Authorization: Embed\` header), so the load generator, which shares the cores, does the same work for each; the constant peers answer the default answer (${sample.length} strings) whatever the prefix, and the Redis peer holds the same terms as \`<lower-case>\\0<term>\` in one sorted set and answers the same prefixes over one pipelined connection.`,
       ...(redisMissing ? ['', `The Redis row is missing: $redisMissing.`] : []),
       '',
       comparisonTable(rows),
