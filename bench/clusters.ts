@@ -77,7 +77,12 @@ async function blackHole(): Promise<{ port: number; close(): Promise<void> }> {
 
 async function httpRows(connectString: string, engine: Engine): Promise<Row[]> {
   const store = await createBenchStore(engine, 'clusters');
-  const service = await startService({ ...store.env, SEARCHDECK_ADMIN_PASSWORD: password });
+  const service = await startService({
+    ...store.env,
+    SEARCHDECK_ADMIN_PASSWORD: password,
+    // Required on PostgreSQL, where every node must share it.
+    SEARCHDECK_SECRET_KEY: Buffer.alloc(32, 9).toString('base64'),
+  });
   const bare = await startBare({ id: 'bench', ok: true, steps: [] });
   try {
     const authorization = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
