@@ -7,6 +7,7 @@ import { guardedPool } from './guarded-pool.js';
 import { LiteralLimits } from './literal-limits.js';
 import { type Notifications, postgresNotifications } from './notifications.js';
 import { countingDialect, PoolStats } from './pool-stats.js';
+import { type PointReads, registerPointReads } from './prepared-query.js';
 import type { Database } from './schema.js';
 import { sqliteReader } from './sqlite-reader.js';
 
@@ -81,6 +82,8 @@ function openSqlite(dataDir: string): Store {
     plugins: [new LiteralLimits()],
   });
   const reader = sqliteReader(sqliteFile(dataDir));
+  const points = pointReadConnection(sqliteFile(dataDir));
+  registerPointReads(db, points.reads);
   return {
     db,
     engine: 'sqlite',
@@ -90,9 +93,52 @@ function openSqlite(dataDir: string): Store {
     pool,
     close: async () => {
       await reader.destroy();
+      // First: the main connection, closing last, then checkpoints and removes the WAL.
+      points.close();
       await db.destroy();
     },
   };
+}
+
+/**
+ * A second connection, read-only, for the prepared point reads of the hot paths (a link
+ * check, the failure window, a token's client): they run on it at once, off Kysely's queue for
+ * the main connection. In WAL mode it reads the last committed state, so it sees every write
+ * the main connection has committed, and never one of a transaction still under way.
+ */
+function pointReadConnection(file: string): { reads: PointReads; close(): void } {
+  let connection: SqliteDatabase.Database | undefined;
+  let closed = false;
+  // Prepared on first use, once the migrations have made the tables; texts that are not reads
+  // are remembered as such and left to Kysely.
+  const statements = new Map<string, SqliteDatabase.Statement | null>();
+  return {
+    reads(sql, parameters) {
+      // Once closed, reads go to Kysely, which answers them as a closed store does.
+      if (closed) return undefined;
+      let statement = statements.get(sql);
+      if (statement === undefined) {
+        connection ??= openReadOnly(file);
+        const prepared = connection.prepare(sql);
+        statement = prepared.reader ? prepared : null;
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+        statements.set(sql, statement);
+      }
+      return statement === null ? undefined : statement.all(parameters);
+    },
+    close() {
+      closed = true;
+      connection?.close();
+      connection = undefined;
+      statements.clear();
+    },
+  };
+}
+
+function openReadOnly(file: string): SqliteDatabase.Database {
+  const connection = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+  connection.pragma('busy_timeout = 5000');
+  return connection;
 }
 
 const STATEMENT_CACHE_SIZE = 500;

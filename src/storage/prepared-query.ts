@@ -2,6 +2,9 @@
 // then binds its values and runs the statement, without building and compiling the query
 // anew (which cost about as much as running a point lookup). On PostgreSQL such a statement
 // is also prepared once per connection (a named statement) instead of parsed on every call.
+// On SQLite a read outside a transaction goes straight to a read-only connection of its own
+// (`PointReads`), without Kysely's executor: the executor's queue for the one connection,
+// its plugins and its promises cost as much again as the read itself.
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
@@ -21,6 +24,21 @@ const statementNames = new Map<string, string>();
 /** The name a prepared SQL text runs under on PostgreSQL, or undefined for any other text. */
 export function statementName(text: string): string | undefined {
   return statementNames.get(text);
+}
+
+/**
+ * Runs a compiled read at once and answers its rows, or undefined when the statement is not
+ * a read (the caller then runs it the usual way). It reads committed data only.
+ */
+export type PointReads = (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
+
+// The handles whose prepared reads may be run directly: the main handle of a SQLite store. A
+// transaction is another object and is never here, so its reads see its own writes as before.
+const pointReadsOf = new WeakMap<Kysely<Database>, PointReads>();
+
+/** Lets prepared reads through `db` (not its transactions) run on `reads` instead of through Kysely. */
+export function registerPointReads(db: Kysely<Database>, reads: PointReads): void {
+  pointReadsOf.set(db, reads);
 }
 
 interface Template {
@@ -62,6 +80,8 @@ export class PreparedQueries<R> {
     }
     const { compiled, sources } = template;
     const parameters = sources.map((source, i) => (source < 0 ? compiled.parameters[i] : args[source]));
+    const direct = pointReadsOf.get(db)?.(compiled.sql, parameters);
+    if (direct !== undefined) return direct as R[];
     // The compiled query with this request's values; no plugin is installed that would
     // keep state by query id, so the template's own id is kept.
     const result = await db.executeQuery<R>({ ...compiled, parameters } as CompiledQuery<R>);
