@@ -58,18 +58,6 @@ export const evaluateBenchmark: Benchmark = {
             sample ??= answer;
           }
         }
-        const bare = await startBare(sample);
-        // The floor of a route that reads the token's client per request, as the service does
-        // to see a revocation at once: bare Fastify and the same primary-key read, same answer.
-        const clientRead = await startPointRead(
-          store,
-          'select studio_client.*, studio.incarnation from studio_client join studio on studio.id = studio_client.studio_id where studio_client.client_id = $1',
-          [{ value: client.clientId }],
-          sample,
-        ).catch(async (error: unknown) => {
-          await bare.stop();
-          throw error;
-        });
         // The peers get the same requests (queries and bearer header) as the service.
         const side = (pid: number, label: string, base: string) =>
           sideByRound(
@@ -77,16 +65,27 @@ export const evaluateBenchmark: Benchmark = {
             { label, url: base, headers, seconds: SECONDS, connections: 1 },
             queryStream(queries, (q) => `/em-rules/evaluate?q=${q}`),
           );
+        const stops: Array<() => Promise<void>> = [];
         const sides = await (async () => {
           try {
+            const bare = await startBare(sample);
+            stops.push(() => bare.stop());
+            // The floor of a route that reads the token's client per request, as the service
+            // does to see a revocation at once: bare Fastify, the same primary-key read, same answer.
+            const clientRead = await startPointRead(
+              store,
+              'select studio_client.*, studio.incarnation from studio_client join studio on studio.id = studio_client.studio_id where studio_client.client_id = $1',
+              [{ value: client.clientId }],
+              sample,
+            );
+            stops.push(() => clientRead.stop());
             return await rotatingRounds(ROUNDS, {
               ours: side(service.pid, 'evaluate', service.url),
               bare: side(bare.pid, 'bare', bare.url),
               clientRead: side(clientRead.pid, 'client read', clientRead.url),
             });
           } finally {
-            await bare.stop();
-            await clientRead.stop();
+            for (const stop of stops) await stop();
           }
         })();
         const rounds = { ours: sides.ours, peer: sides.bare };
@@ -106,7 +105,7 @@ export const evaluateBenchmark: Benchmark = {
         return [
           `## Rule evaluation (${engine})`,
           '',
-          `${RULES.toLocaleString('en')} live rules and 2,000 live rewrites in one studio beside ${OTHERS.toLocaleString('en')} live rules in ten others (${engine}); ${Math.round(firing / 10)} % of the shopper queries fire at least one rule; one connection, so the percentiles are single-request latencies (autocannon reports whole milliseconds). ${ROUNDS} alternating rounds of ${SECONDS} s against a bare Fastify route answering one evaluation's JSON as a constant, sent the same requests (queries and bearer header) so that the load generator, which shares the cores, does the same work on every side; rounds rotate which side goes first. The second peer is the same route plus the one read the service makes per request, of the token's client by its primary key (revocation is immediate on every node, docs/decisions.md): its share of the bare route is the ceiling that read leaves on this engine. The node built every studio's index in a start of ${startSeconds} s.`,
+          `${RULES.toLocaleString('en')} live rules and 2,000 live rewrites in one studio beside ${OTHERS.toLocaleString('en')} live rules in ten others (${engine}); ${Math.round(firing / 10)} % of the shopper queries fire at least one rule; one connection, so the percentiles are single-request latencies (autocannon reports whole milliseconds). ${ROUNDS} rounds of ${SECONDS} s, each starting with the next side, against a bare Fastify route answering one evaluation's JSON as a constant, sent the same requests (queries and bearer header) so that the load generator, which shares the cores, does the same work on every side. The second peer is the same route plus the one read the service makes per request, of the token's client by its primary key (revocation is immediate on every node, docs/decisions.md): its share of the bare route is the ceiling that read leaves on this engine. The node built every studio's index in a start of ${startSeconds} s.`,
           '',
           comparisonTable([
             {

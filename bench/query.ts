@@ -3,7 +3,7 @@
 import { bumpLiveVersion } from '../src/evaluation/repository.js';
 import { openStore } from '../src/storage/database.js';
 import { createStudio } from '../src/studios/service.js';
-import { comparisonTable, medianMeasure, ratioOf } from './compare.js';
+import { comparisonTable, formatRatio, medianMeasure, ratioOf } from './compare.js';
 import { createBenchStore, type Engine } from './engines.js';
 import { seedStudio } from './evaluate.js';
 import { shopperQueries } from './evaluate-data.js';
@@ -28,7 +28,10 @@ export const queryBenchmark: Benchmark = {
     const solr = await startProcess(['--import', 'tsx', 'bench/query-solr.ts'], {});
     let proxy: RunningProcess | undefined;
     try {
-      proxy = await startProcess(['--import', 'tsx', 'bench/proxy-peer.ts'], { PROXY_UPSTREAM: solr.url });
+      const minimal = await startProcess(['--import', 'tsx', 'bench/proxy-peer.ts'], {
+        PROXY_UPSTREAM: solr.url,
+      });
+      proxy = minimal;
       const seeding = openStore({ dataDir: store.env.SEARCHDECK_DATA_DIR!, databaseUrl: store.postgresUrl });
       try {
         const now = new Date('2026-06-01T00:00:00Z');
@@ -92,7 +95,7 @@ export const queryBenchmark: Benchmark = {
           const sides = await rotatingRounds(ROUNDS, {
             ours: side(service.pid, service.url, through, connections),
             direct: side(solr.pid, solr.url, direct, connections),
-            proxy: side(proxy!.pid, proxy!.url, through, connections),
+            proxy: side(minimal.pid, minimal.url, through, connections),
           });
           const ours = medianMeasure(sides.ours);
           const peer = medianMeasure(sides.direct);
@@ -140,13 +143,13 @@ export const queryBenchmark: Benchmark = {
             },
             {
               figure: `throughput, share of direct, ${connections} connection(s)`,
-              value: `${ratio.median.toFixed(2)} (${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)})`,
+              value: formatRatio(ratio),
               target: `≥ ${OF_DIRECT}`,
               met: ratio.median >= OF_DIRECT,
             },
             {
               figure: `the minimal proxy's share of direct, ${connections} connection(s)`,
-              value: `${floor.median.toFixed(2)} (${floor.min.toFixed(2)}–${floor.max.toFixed(2)})`,
+              value: formatRatio(floor),
               target: 'the most a second hop allows here',
             },
           );

@@ -93,7 +93,7 @@ function openSqlite(dataDir: string): Store {
     pool,
     close: async () => {
       await reader.destroy();
-      // First: the main connection, closing last, then checkpoints and removes the WAL.
+      // Before the main connection, which then closes last and so checkpoints and removes the WAL.
       points.close();
       await db.destroy();
     },
