@@ -70,8 +70,8 @@ export const evaluateBenchmark: Benchmark = {
           try {
             const bare = await startBare(sample);
             stops.push(() => bare.stop());
-            // The floor of a route that reads the token's client per request, as the service
-            // does to see a revocation at once: bare Fastify, the same primary-key read, same answer.
+            // What reading the token's client per request would leave (the service checks it
+            // against its copy of the studio instead): bare Fastify, that primary-key read, same answer.
             const clientRead = await startPointRead(
               store,
               'select studio_client.*, studio.incarnation from studio_client join studio on studio.id = studio_client.studio_id where studio_client.client_id = $1',
@@ -105,7 +105,7 @@ export const evaluateBenchmark: Benchmark = {
         return [
           `## Rule evaluation (${engine})`,
           '',
-          `${RULES.toLocaleString('en')} live rules and 2,000 live rewrites in one studio beside ${OTHERS.toLocaleString('en')} live rules in ten others (${engine}); ${Math.round(firing / 10)} % of the shopper queries fire at least one rule; one connection, so the percentiles are single-request latencies (autocannon reports whole milliseconds). ${ROUNDS} rounds of ${SECONDS} s, each starting with the next side, against a bare Fastify route answering one evaluation's JSON as a constant, sent the same requests (queries and bearer header) so that the load generator, which shares the cores, does the same work on every side. The second peer is the same route plus the one read the service makes per request, of the token's client by its primary key (revocation is immediate on every node, docs/decisions.md): its share of the bare route is the ceiling that read leaves on this engine. The node built every studio's index in a start of ${startSeconds} s.`,
+          `${RULES.toLocaleString('en')} live rules and 2,000 live rewrites in one studio beside ${OTHERS.toLocaleString('en')} live rules in ten others (${engine}); ${Math.round(firing / 10)} % of the shopper queries fire at least one rule; one connection, so the percentiles are single-request latencies (autocannon reports whole milliseconds). ${ROUNDS} rounds of ${SECONDS} s, each starting with the next side, against a bare Fastify route answering one evaluation's JSON as a constant, sent the same requests (queries and bearer header) so that the load generator, which shares the cores, does the same work on every side. The second peer is the same route plus one read per request of the token's client by its primary key, which the service made before it checked tokens against its copy of the studio's clients (docs/decisions.md): its share of the bare route is the ceiling such a read would leave on this engine. The node built every studio's index in a start of ${startSeconds} s.`,
           '',
           comparisonTable([
             {
@@ -125,7 +125,7 @@ export const evaluateBenchmark: Benchmark = {
               ratio: ofFloor,
             },
             {
-              scenario: "Fastify + one read of the token's client (the revocation check), constant answer",
+              scenario: "Fastify + one read of the token's client per request, constant answer",
               engine: 'peer',
               measure: medianMeasure(sides.clientRead),
               peer: 'bare route',

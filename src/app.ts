@@ -177,7 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     linksArea,
     clustersArea,
     typeaheadArea(parts.typeahead),
-    studiosArea([studioRules, studioRewrites]),
+    studiosArea([studioRules, studioRewrites], parts.evaluation),
     oauthArea(parts.oauth, parts.limits.tokenRequest),
     rulesArea(parts.oauth, parts.rules),
     rewritesArea(parts.oauth, {
@@ -189,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       typeahead: parts.typeahead,
       wakeDeliveries: () => parts.rules.webhooks.wake(),
       liveRulesChanged: (studioId) => parts.evaluation.liveChanged(studioId),
+      clientsChanged: (studioId) => parts.evaluation.clientsChanged(studioId),
       liveRewritesChanged: rewritesLiveChanged,
       wrote: (group, rows) => statistics.wrote(group, rows),
     }),

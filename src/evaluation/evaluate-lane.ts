@@ -1,15 +1,17 @@
-// `GET /em-rules/evaluate` answered before Fastify's routing (http/fast-lane.ts): a bearer
-// token this node accepts, with the rules scope, and a query the route's schema takes as it
-// is (`q`, and perhaps `explain`, `segment`, `queryProfile`, `filter`). The same checks run as
-// on the route, in its order: the token (signature, expiry, and the client's row, so that a
-// revocation counts at once), its scope, the host's studio. Anything else (no or a refused
-// token, a missing scope, a host naming another studio, `at`, an unusual query) goes to the
-// route, which answers it.
+// `GET /em-rules/evaluate` answered before Fastify's routing (http/fast-lane.ts): one of our
+// own bearer tokens, with the rules scope, and a query the route's schema takes as it is
+// (`q`, and perhaps `explain`, `segment`, `queryProfile`, `filter`). The same checks run as on
+// the route, in its order: the token (signature and expiry, then its client, looked up in
+// this node's copy of the studio, the one the evaluation is answered from), its scope, the
+// host's studio. Anything else (no token, one of the external issuer, one the copy does not
+// hold, a missing scope, a host naming another studio, `at`, an unusual query) goes to the
+// route, which answers it and reads the client from the database.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastJson from 'fast-json-stringify';
 import { answerJson, type FastLane, readPlainQuery } from '../http/fast-lane.js';
 import { hostLabel } from '../http/host-label.js';
 import type { TokenService } from '../oauth/token-service.js';
+import type { EvaluationParts } from './evaluation-parts.js';
 import { type EvaluateQuery, EvaluationResponse } from './schemas.js';
 import type { EvaluationService } from './service.js';
 
@@ -27,6 +29,8 @@ const serialize = fastJson(EvaluationResponse);
 export interface EvaluateLaneOptions {
   tokens: TokenService;
   evaluation: EvaluationService;
+  /** The node's copies of the studios, whose clients a token is checked against. */
+  studios: EvaluationParts;
   /** Whether X-Forwarded-Host may name the host (then such requests go to the route). */
   trustsProxy: boolean;
 }
@@ -62,10 +66,10 @@ function simpleQuery(search: string): EvaluateQuery | undefined {
 }
 
 /** The lane of plain evaluations; the route itself stays and answers whatever it passes on. */
-export function evaluateLane({ tokens, evaluation, trustsProxy }: EvaluateLaneOptions): FastLane {
+export function evaluateLane({ tokens, evaluation, studios, trustsProxy }: EvaluateLaneOptions): FastLane {
   return { path: EVALUATE_PATH, answer };
 
-  async function answer(req: IncomingMessage, res: ServerResponse, search: string): Promise<boolean> {
+  function answer(req: IncomingMessage, res: ServerResponse, search: string): boolean {
     const headers = req.headers;
     const authorization = headers.authorization;
     if (authorization === undefined || !BEARER.test(authorization)) return false;
@@ -73,11 +77,13 @@ export function evaluateLane({ tokens, evaluation, trustsProxy }: EvaluateLaneOp
     const query = simpleQuery(search);
     if (query === undefined) return false;
     // A refused token is the route's to answer (401, with its challenge).
-    const claims = await tokens.verify(authorization.slice(7).trim()).catch(() => undefined);
-    if (claims === undefined || !claims.scopes.includes(SCOPE)) return false;
+    const token = tokens.signedToken(authorization.slice(7).trim());
+    if (token === undefined || !studios.holds(token.studioId, token.clientId, token.incarnation))
+      return false;
+    if (!token.scopes.includes(SCOPE)) return false;
     const label = hostLabel(headers.host);
-    if (label !== undefined && label !== claims.studioId) return false;
-    answerJson(req, res, serialize(evaluation.evaluate(claims.studioId, query)));
+    if (label !== undefined && label !== token.studioId) return false;
+    answerJson(req, res, serialize(evaluation.evaluate(token.studioId, query)));
     return true;
   }
 }

@@ -1,5 +1,6 @@
 // The state of evaluation on one node: a compiled index per studio, kept in step with the
-// database's live rules and rewrites through the shared change feed.
+// database's live rules and rewrites (and the studio's API clients) through the shared
+// change feed.
 import { Gauge } from 'prom-client';
 import type { AppContext } from '../http/area.js';
 import { ChangeFeed } from '../storage/change-feed.js';
@@ -7,7 +8,7 @@ import { CoalescingSync } from '../storage/coalescing-sync.js';
 import { isMissingParent } from '../storage/constraint-errors.js';
 import { type CompiledStudio, EMPTY_STUDIO } from './compiled-studio.js';
 import { EvaluationMetrics } from './evaluation-metrics.js';
-import { bumpLiveVersion, selectLiveVersions } from './repository.js';
+import { bumpLiveVersion, type LiveVersion, selectLiveVersions } from './repository.js';
 import type { RewriteSource } from './rewrite-source.js';
 import { type LiveChange, ServedStudio } from './served-studio.js';
 
@@ -57,6 +58,18 @@ export class EvaluationParts {
     return this.#served.get(studioId)?.studio ?? EMPTY_STUDIO;
   }
 
+  /**
+   * Whether this node's copy of the studio holds the client a token was issued to, in the
+   * incarnation the token names (none: a token from before incarnations). The copy follows
+   * the database as the compiled index does: at once for changes made through this node,
+   * within the feed's delay for the others'.
+   */
+  holds(studioId: string, clientId: string, incarnation: string | undefined): boolean {
+    const served = this.#served.get(studioId);
+    if (served === undefined || !served.holds(clientId)) return false;
+    return incarnation === undefined || incarnation === served.incarnation;
+  }
+
   /** The rewrites a preview of staging content uses. */
   get rewrites(): RewriteSource {
     return this.#rewrites;
@@ -84,6 +97,24 @@ export class EvaluationParts {
     }
   }
 
+  /** A client of the studio was created or deleted (committed). Never throws. */
+  clientsChanged(studioId: string): Promise<void> {
+    return this.liveChanged(studioId, { rules: [], rewrites: false, clients: true });
+  }
+
+  /**
+   * A studio was deleted (committed): its version row went with it, so this node and the
+   * others drop its copy on their next sync, which this starts here at once. Never throws.
+   */
+  async studioRemoved(studioId: string): Promise<void> {
+    try {
+      await this.feed.announce(this.#ctx.store.db, studioId);
+      await this.sync();
+    } catch (error) {
+      this.#ctx.log.warn({ err: error, studioId }, 'evaluation: sync after a studio delete failed');
+    }
+  }
+
   /** Rebuilds the index of every studio whose live version moved; one sync at a time. */
   sync(): Promise<void> {
     return this.#syncing.run();
@@ -102,10 +133,15 @@ export class EvaluationParts {
   async #syncOnce(): Promise<void> {
     const versions = await selectLiveVersions(this.#ctx.store.db);
     const present = new Set<string>();
-    for (const { studioId, version } of versions) {
+    for (const live of versions) {
+      const { studioId, version, incarnation } = live;
       present.add(studioId);
       const served = this.#served.get(studioId);
-      if (served?.version !== version) await this.#update(studioId, served, version);
+      // A studio created again under its id starts afresh: nothing of the old one carries over.
+      const same = served?.incarnation === incarnation ? served : undefined;
+      // What this node noted of changes to the old one says nothing of the new one.
+      if (served !== undefined && same === undefined) this.#pending.delete(studioId);
+      if (same?.version !== version) await this.#update(live, same);
       this.#forgetPending(studioId, version);
     }
     for (const studioId of this.#served.keys()) {
@@ -116,11 +152,14 @@ export class EvaluationParts {
   }
 
   /** Brings a studio's index to `version`, read after it, so the content is at least that new. */
-  async #update(studioId: string, served: ServedStudio | undefined, version: number): Promise<void> {
+  async #update(
+    { studioId, version, incarnation }: LiveVersion,
+    served: ServedStudio | undefined,
+  ): Promise<void> {
     const started = performance.now();
     let full = true;
     if (served === undefined) {
-      const source = { db: this.#ctx.store.db, studioId, rewrites: this.#rewrites };
+      const source = { db: this.#ctx.store.db, studioId, incarnation, rewrites: this.#rewrites };
       this.#served.set(studioId, await ServedStudio.build(source, version));
     } else {
       const known = this.#knownChange(studioId, served.version, version);
@@ -138,13 +177,15 @@ export class EvaluationParts {
     if (pending === undefined) return undefined;
     const rules = new Set<string>();
     let rewrites = false;
+    let clients = false;
     for (let version = from + 1; version <= to; version++) {
       const change = pending.get(version);
       if (change === undefined) return undefined;
       for (const id of change.rules) rules.add(id);
       rewrites ||= change.rewrites;
+      clients ||= change.clients === true;
     }
-    return { rules: [...rules], rewrites };
+    return { rules: [...rules], rewrites, clients };
   }
 
   #forgetPending(studioId: string, upTo: number): void {

@@ -1,12 +1,36 @@
-// SQL of evaluation's own table: the live version of each studio.
+// SQL of evaluation's own table (the live version of each studio) and of what else a node's
+// copy of a studio holds: the studio's incarnation and the ids of its API clients.
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 
-export async function selectLiveVersions(
-  db: Kysely<Database>,
-): Promise<Array<{ studioId: string; version: number }>> {
-  const rows = await db.selectFrom('rule_live_version').select(['studio_id', 'version']).execute();
-  return rows.map((row) => ({ studioId: row.studio_id, version: Number(row.version) }));
+/** A studio's live version, and which incarnation of the studio (created again under its id) it counts. */
+export interface LiveVersion {
+  studioId: string;
+  version: number;
+  incarnation: string | null;
+}
+
+export async function selectLiveVersions(db: Kysely<Database>): Promise<LiveVersion[]> {
+  const rows = await db
+    .selectFrom('rule_live_version')
+    .innerJoin('studio', 'studio.id', 'rule_live_version.studio_id')
+    .select(['rule_live_version.studio_id', 'rule_live_version.version', 'studio.incarnation'])
+    .execute();
+  return rows.map((row) => ({
+    studioId: row.studio_id,
+    version: Number(row.version),
+    incarnation: row.incarnation,
+  }));
+}
+
+/** The ids of a studio's API clients: the holders of the tokens an evaluation accepts. */
+export async function selectClientIds(db: Kysely<Database>, studioId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('studio_client')
+    .select('client_id')
+    .where('studio_id', '=', studioId)
+    .execute();
+  return rows.map((row) => row.client_id);
 }
 
 /** Moves the studio's live version on (from 1 when it had none), answering the new version. */

@@ -40,7 +40,7 @@ export function evaluationArea(tokens: TokenService, parts: EvaluationParts): Ar
     async public(app, ctx) {
       const evaluation = new EvaluationService(ctx.store.db, parts, ctx.now);
       const trustsProxy = parseTrustedProxies(ctx.config.trustProxy) !== false;
-      ctx.lanes.add(evaluateLane({ tokens, evaluation, trustsProxy }));
+      ctx.lanes.add(evaluateLane({ tokens, evaluation, studios: parts, trustsProxy }));
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
           async (scope) => {

@@ -1,6 +1,8 @@
 // One studio's compiled index on this node, and how it follows a change of the studio's live
 // rules and rewrites: the rules that changed are put in or taken out in place, the rewrites
 // are compiled again only when they changed, and only a large change compiles it all afresh.
+// Beside the index it holds the ids of the studio's API clients, so that a token is checked
+// against the same copy of the studio its evaluation is answered from.
 import type { Kysely } from 'kysely';
 import {
   liveRuleStamps,
@@ -11,6 +13,7 @@ import {
 import type { Database } from '../storage/schema.js';
 import { TimeSlice } from '../storage/time-slice.js';
 import { CompiledStudio, compileStudio } from './compiled-studio.js';
+import { selectClientIds } from './repository.js';
 import type { RewriteSource } from './rewrite-source.js';
 import { CompiledRewrites } from './rewriting.js';
 
@@ -19,12 +22,16 @@ export interface LiveChange {
   /** The rules whose live content, deletion mark or existence may have changed. */
   rules: readonly string[];
   rewrites: boolean;
+  /** Whether a client of the studio was created or deleted. */
+  clients?: boolean;
 }
 
 /** Where a served studio reads its live content. */
 export interface StudioSource {
   db: Kysely<Database>;
   studioId: string;
+  /** The studio as created this time (see `studio.incarnation`); null for one from before incarnations. */
+  incarnation: string | null;
   rewrites: RewriteSource;
 }
 
@@ -40,23 +47,36 @@ export class ServedStudio {
   #stamps: Map<string, string>;
   /** The live rewrites the index was compiled with, as JSON, to tell whether they changed. */
   #rewritesText: string;
+  /** The studio's API clients when the index was last brought up to date. */
+  #clients: ReadonlySet<string>;
   readonly #source: StudioSource;
 
-  private constructor(source: StudioSource, version: number, built: Built) {
+  private constructor(source: StudioSource, version: number, built: Built, clients: ReadonlySet<string>) {
     this.#source = source;
     this.version = version;
     this.#studio = built.studio;
     this.#stamps = built.stamps;
     this.#rewritesText = built.rewritesText;
+    this.#clients = clients;
   }
 
   /** Reads and compiles the studio's whole live content (off the request path, in slices). */
   static async build(source: StudioSource, version: number): Promise<ServedStudio> {
-    return new ServedStudio(source, version, await buildAll(source));
+    const [built, clients] = await Promise.all([buildAll(source), clientsOf(source)]);
+    return new ServedStudio(source, version, built, clients);
   }
 
   get studio(): CompiledStudio {
     return this.#studio;
+  }
+
+  get incarnation(): string | null {
+    return this.#source.incarnation;
+  }
+
+  /** Whether the client existed in the studio as of this copy. */
+  holds(clientId: string): boolean {
+    return this.#clients.has(clientId);
   }
 
   /**
@@ -66,9 +86,12 @@ export class ServedStudio {
   async apply(change: LiveChange): Promise<boolean> {
     if (change.rules.length > PATCH_LIMIT) return this.#rebuild();
     const { db, studioId } = this.#source;
-    const rules = await liveRulesByIds(db, studioId, change.rules);
-    const rewrites = change.rewrites ? await this.#changedRewrites() : undefined;
-    this.#patch(change.rules, rules, rewrites);
+    const [rules, rewrites, clients] = await Promise.all([
+      liveRulesByIds(db, studioId, change.rules),
+      change.rewrites ? this.#changedRewrites() : undefined,
+      change.clients ? clientsOf(this.#source) : undefined,
+    ]);
+    this.#patch(change.rules, rules, rewrites, clients);
     return false;
   }
 
@@ -79,21 +102,24 @@ export class ServedStudio {
   async catchUp(): Promise<boolean> {
     const { db, studioId } = this.#source;
     const slice = new TimeSlice();
+    // The clients are few: read again whatever changed.
+    const clients = await clientsOf(this.#source);
     const stamps = await liveRuleStamps(db, studioId, () => slice.pass());
     const changed: string[] = [];
     for (const [id, stamp] of stamps) if (this.#stamps.get(id) !== stamp) changed.push(id);
     for (const id of this.#stamps.keys()) if (!stamps.has(id)) changed.push(id);
-    if (changed.length > PATCH_LIMIT) return this.#rebuild();
+    if (changed.length > PATCH_LIMIT) return this.#rebuild(clients);
     const rules = await liveRulesByIds(db, studioId, changed);
-    this.#patch(changed, rules, await this.#changedRewrites());
+    this.#patch(changed, rules, await this.#changedRewrites(), clients);
     return false;
   }
 
-  async #rebuild(): Promise<true> {
-    const built = await buildAll(this.#source);
+  async #rebuild(clients?: ReadonlySet<string>): Promise<true> {
+    const [built, read] = await Promise.all([buildAll(this.#source), clients ?? clientsOf(this.#source)]);
     this.#studio = built.studio;
     this.#stamps = built.stamps;
     this.#rewritesText = built.rewritesText;
+    this.#clients = read;
     return true;
   }
 
@@ -108,7 +134,13 @@ export class ServedStudio {
   }
 
   /** In one synchronous step, so no evaluation sees half a change. */
-  #patch(ids: readonly string[], live: readonly StampedRule[], rewrites: CompiledRewrites | undefined): void {
+  #patch(
+    ids: readonly string[],
+    live: readonly StampedRule[],
+    rewrites: CompiledRewrites | undefined,
+    clients: ReadonlySet<string> | undefined,
+  ): void {
+    if (clients !== undefined) this.#clients = clients;
     const rules = this.#studio.rules;
     const found = new Set<string>();
     for (const rule of live) {
@@ -123,6 +155,10 @@ export class ServedStudio {
     }
     if (rewrites !== undefined) this.#studio = new CompiledStudio(rules, rewrites);
   }
+}
+
+async function clientsOf({ db, studioId }: StudioSource): Promise<ReadonlySet<string>> {
+  return new Set(await selectClientIds(db, studioId));
 }
 
 interface Built {

@@ -1,6 +1,8 @@
 // OAuth2 access tokens of the Rules API: JWTs signed with a key derived from the
-// service's secret key, revoked by deleting their client or its studio. Every check asks
-// the database (one lookup by primary key), so a delete on any node stops them at once.
+// service's secret key, revoked by deleting their client or its studio. `verify` asks the
+// database (one lookup by primary key), so a delete on any node stops them at once;
+// `signedToken` checks only the token itself, for a caller that holds its own copy of the
+// clients (evaluation, see docs/decisions.md).
 import { randomUUID, webcrypto } from 'node:crypto';
 import { decodeJwt, SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
@@ -22,6 +24,20 @@ export interface TokenClaims {
   clientId: string;
   clientName: string;
   scopes: Scope[];
+}
+
+/** What one of our own tokens says, its signature and times checked; nothing of revocation. */
+export interface SignedToken {
+  studioId: string;
+  clientId: string;
+  /** The incarnation of the studio it was issued in; undefined for a token from before incarnations. */
+  incarnation: string | undefined;
+  scopes: readonly string[];
+}
+
+interface VerifiedToken {
+  claims: Record<string, unknown>;
+  summary: SignedToken;
 }
 
 /** The kinds of failed token request, in OAuth2's vocabulary (RFC 6749 §5.2). */
@@ -57,7 +73,7 @@ export class TokenService {
    * tokens enter (so only holders of a client's secret can fill it), the times are checked on
    * every use, and revocation is still read on every request (`issuedTo`).
    */
-  readonly #verified = new Map<string, Record<string, unknown>>();
+  readonly #verified = new Map<string, VerifiedToken>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -117,7 +133,7 @@ export class TokenService {
     if (this.external && issuerOf(token) === this.external.settings.issuer) return this.verifyExternal(token);
     let payload: Record<string, unknown>;
     try {
-      payload = this.#signedClaims(token);
+      payload = this.#checked(token).claims;
     } catch (error) {
       if (error instanceof Hs256Error) throw new InvalidTokenError(error.message);
       throw error;
@@ -128,17 +144,41 @@ export class TokenService {
     return { studioId: client.studioId, clientId: client.clientId, clientName: client.name, scopes };
   }
 
-  #signedClaims(token: string): Record<string, unknown> {
+  /**
+   * One of our own tokens, when its signature and times check; else undefined (a token of the
+   * external issuer, a forged, expired or malformed one). Whether its client and studio still
+   * exist is the caller's to check.
+   */
+  signedToken(token: string): SignedToken | undefined {
+    try {
+      return this.#checked(token).summary;
+    } catch (error) {
+      if (error instanceof Hs256Error) return undefined;
+      throw error;
+    }
+  }
+
+  #checked(token: string): VerifiedToken {
     const now = this.now();
     const known = this.#verified.get(token);
     if (known !== undefined) {
-      checkValidity(known, now);
+      checkValidity(known.claims, now);
       return known;
     }
     const claims = Object.freeze(verifyHs256(token, this.keyBytes, ISSUER, now));
+    const incarnation = claims.studio_incarnation;
+    const verified: VerifiedToken = {
+      claims,
+      summary: Object.freeze({
+        studioId: String(claims.studio_id),
+        clientId: String(claims.sub),
+        incarnation: incarnation === undefined ? undefined : String(incarnation),
+        scopes: Object.freeze(String(claims.scope ?? '').split(' ')),
+      }),
+    };
     if (this.#verified.size >= VERIFIED_TOKENS) this.#verified.clear();
-    this.#verified.set(token, claims);
-    return claims;
+    this.#verified.set(token, verified);
+    return verified;
   }
 
   private async verifyExternal(token: string): Promise<TokenClaims> {

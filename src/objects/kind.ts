@@ -19,6 +19,8 @@ export interface ObjectsDeps {
   wakeDeliveries(): void;
   /** Tells rule evaluation that a studio's live rules changed (after the import's commit). */
   liveRulesChanged?(studioId: string): Promise<void>;
+  /** Tells rule evaluation that a studio's API clients changed (after the import's commit). */
+  clientsChanged?(studioId: string): Promise<void>;
   /** The rewrites' own notice that a studio's live rewrites changed (after the import's commit). */
   liveRewritesChanged?(studioId: string): void;
   /** Told how many rows of a group of large tables the import wrote (after its commit). */

@@ -37,15 +37,29 @@ import {
 const tags = ['studios'];
 
 /**
+ * What other areas keep of a studio's API clients (evaluation's copies of the studios), told
+ * after a change has committed and before its answer goes out. Neither call throws.
+ */
+export interface ClientsListener {
+  clientsChanged(studioId: string): Promise<void>;
+  studioRemoved(studioId: string): Promise<void>;
+}
+
+/**
  * Studios and their API clients (the token endpoint is the oauth area's). `contents` are
  * what other areas keep in a studio, which an unforced delete must not take with it.
  */
-export function studiosArea(contents: readonly StudioContent[]): Area {
-  return { name: 'studios', admin: (api, ctx) => studioRoutes(api, ctx, contents) };
+export function studiosArea(contents: readonly StudioContent[], clients: ClientsListener): Area {
+  return { name: 'studios', admin: (api, ctx) => studioRoutes(api, ctx, contents, clients) };
 }
 
 /** `/studios…` of the Administrative API. Studios are global: an app scope does not narrow them. */
-function studioRoutes(admin: FastifyInstance, ctx: AppContext, contents: readonly StudioContent[]): void {
+function studioRoutes(
+  admin: FastifyInstance,
+  ctx: AppContext,
+  contents: readonly StudioContent[],
+  clients: ClientsListener,
+): void {
   const api = admin.withTypeProvider<TypeBoxTypeProvider>();
   const db = ctx.store.db;
   const box = new SecretBox(ctx.secretKey);
@@ -130,6 +144,7 @@ function studioRoutes(admin: FastifyInstance, ctx: AppContext, contents: readonl
     },
     async (request, reply) => {
       await deleteStudio(db, request.params.id, request.query.force === true, contents, adminActor(request));
+      await clients.studioRemoved(request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -146,10 +161,11 @@ function studioRoutes(admin: FastifyInstance, ctx: AppContext, contents: readonl
         response: { 201: CreatedClient, ...errors },
       },
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(await createClient(db, request.params.id, request.body, ctx.now(), adminActor(request))),
+    async (request, reply) => {
+      const created = await createClient(db, request.params.id, request.body, ctx.now(), adminActor(request));
+      await clients.clientsChanged(request.params.id);
+      return reply.code(201).send(created);
+    },
   );
   api.get(
     '/studios/:id/clients',
@@ -177,6 +193,7 @@ function studioRoutes(admin: FastifyInstance, ctx: AppContext, contents: readonl
     },
     async (request, reply) => {
       await deleteClient(db, request.params.id, request.params.clientId, adminActor(request));
+      await clients.clientsChanged(request.params.id);
       return reply.code(204).send(null);
     },
   );

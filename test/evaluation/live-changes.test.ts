@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
+import { EVALUATE_PATH } from '../../src/evaluation/evaluate-lane.js';
 import type { RewriteSource } from '../../src/evaluation/rewrite-source.js';
 import type { LiveRewrite } from '../../src/rewrites/rewrite.js';
 import { insertRules } from '../../src/rules/repository.js';
 import { NEW_RULE_META } from '../../src/rules/rule-rows.js';
 import { adminAuth, build, buildNodes, engines, skipReason } from '../helpers/app.js';
+import { wireGet } from '../helpers/raw-request.js';
 import { createRule, studioWithToken, tokenFor } from '../rules/api.js';
 import { content } from '../rules/fixtures.js';
 
@@ -41,6 +44,82 @@ for (const engine of engines) {
       await within('https://x.example/');
       await a!.app.inject({ method: 'POST', url: `/em-rules/${rule.id}/unpublish`, headers: access.headers });
       await within(null);
+    });
+
+    test("a token stops evaluating on node B within 2 seconds of its client's revocation on node A", async (t) => {
+      const [a, b] = await buildNodes(t, engine, 2);
+      const [portA, port] = await Promise.all(
+        [a!, b!].map(async ({ app }) => {
+          await app.listen({ port: 0, host: '127.0.0.1' });
+          return (app.server.address() as AddressInfo).port;
+        }),
+      );
+      // Over the wire, so that node A's lane is asked too (inject goes to the routes).
+      const statusOnA = async (headers: Record<string, string>) =>
+        Number((await wireGet(portA!, `${EVALUATE_PATH}?q=laptop`, headers)).slice(9, 12));
+      const admin = { authorization: adminAuth };
+      const access = await studioWithToken(a!.app, 'shop');
+      const answered = () => b!.app.parts.lanes.answered(EVALUATE_PATH);
+      const statusOnB = async (headers: Record<string, string>) =>
+        Number((await wireGet(port!, `${EVALUATE_PATH}?q=laptop`, headers)).slice(9, 12));
+      // Until B's copy holds a client, its route answers (after reading the database): a 200
+      // from the lane is the sign that the copy has it.
+      const within = async (headers: Record<string, string>, status: 200 | 401, what: string) => {
+        const started = Date.now();
+        for (;;) {
+          const before = answered();
+          const got = await statusOnB(headers);
+          if (got === status && (status === 401 || answered() === before + 1)) return;
+          assert.ok(Date.now() - started < 2000, `node B: ${what} after 2 s`);
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+      };
+      await within(access.headers, 200, "the new client is still not in B's copy");
+      const revoked = await a!.app.inject({
+        method: 'DELETE',
+        url: `/api/studios/shop/clients/${access.clientId}`,
+        headers: admin,
+      });
+      assert.equal(revoked.statusCode, 204, revoked.body);
+      await within(access.headers, 401, 'the revoked token still evaluates');
+      assert.equal(await statusOnA(access.headers), 401, 'node A refuses it at once');
+
+      // A studio deleted and imported again keeps its clients' ids but is another incarnation:
+      // tokens issued before the delete are refused on both nodes.
+      const client = await a!.app.inject({
+        method: 'POST',
+        url: '/api/studios/shop/clients',
+        headers: admin,
+        payload: { name: 'second' },
+      });
+      const { clientId, clientSecret } = client.json();
+      const old = { authorization: `Bearer ${await tokenFor(a!.app, clientId, clientSecret)}` };
+      await within(old, 200, "the second client is still not in B's copy");
+      const exported = await a!.app.inject({
+        url: '/api/objects/export?type=studio&id=shop',
+        headers: admin,
+      });
+      assert.equal(exported.statusCode, 200, exported.body);
+      const deleted = await a!.app.inject({
+        method: 'DELETE',
+        url: '/api/studios/shop?force=true',
+        headers: admin,
+      });
+      assert.equal(deleted.statusCode, 204, deleted.body);
+      const imported = await a!.app.inject({
+        method: 'POST',
+        url: '/api/objects/import',
+        headers: { ...admin, 'content-type': 'application/json' },
+        payload: exported.body,
+      });
+      assert.equal(imported.statusCode, 200, imported.body);
+      assert.equal(await statusOnA(old), 401, 'node A refuses a token of the deleted incarnation at once');
+      await within(old, 401, 'a token of the deleted incarnation still evaluates');
+      const secret = imported
+        .json()
+        .secretsIssued.find((s: { object: string }) => s.object.includes(clientId));
+      const fresh = { authorization: `Bearer ${await tokenFor(a!.app, clientId, secret.value)}` };
+      await within(fresh, 200, "a token of the new incarnation is not answered from B's copy");
     });
 
     test('node B follows a mix of changes made on node A by patching the rules that changed', async (t) => {

@@ -91,5 +91,8 @@ async function writeClients(run: ImportRun, item: StudioItem): Promise<void> {
       });
     }
     record(run, clientName(client.clientId), done === 'create' ? 'create' : 'skip');
+    if (done === 'create') {
+      run.afterCommit.set(`clients of ${item.id}`, async () => run.deps.clientsChanged?.(item.id));
+    }
   }
 }
