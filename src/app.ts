@@ -189,7 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       typeahead: parts.typeahead,
       wakeDeliveries: () => parts.rules.webhooks.wake(),
       liveRulesChanged: (studioId) => parts.evaluation.liveChanged(studioId),
-      clientsChanged: (studioId) => parts.evaluation.clientsChanged(studioId),
+      clientsChange: (studioId) => parts.evaluation.clientsChange(studioId),
       liveRewritesChanged: rewritesLiveChanged,
       wrote: (group, rows) => statistics.wrote(group, rows),
     }),

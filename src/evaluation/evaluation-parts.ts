@@ -1,11 +1,13 @@
 // The state of evaluation on one node: a compiled index per studio, kept in step with the
 // database's live rules and rewrites (and the studio's API clients) through the shared
 // change feed.
+import type { Kysely } from 'kysely';
 import { Gauge } from 'prom-client';
 import type { AppContext } from '../http/area.js';
 import { ChangeFeed } from '../storage/change-feed.js';
 import { CoalescingSync } from '../storage/coalescing-sync.js';
 import { isMissingParent } from '../storage/constraint-errors.js';
+import type { Database } from '../storage/schema.js';
 import { type CompiledStudio, EMPTY_STUDIO } from './compiled-studio.js';
 import { EvaluationMetrics } from './evaluation-metrics.js';
 import { bumpLiveVersion, type LiveVersion, selectLiveVersions } from './repository.js';
@@ -14,6 +16,7 @@ import { type LiveChange, ServedStudio } from './served-studio.js';
 
 /** The channel on which nodes sharing a PostgreSQL database hear of each other's live changes. */
 const CHANNEL = 'searchdeck_evaluation';
+const CLIENTS_CHANGED: LiveChange = { rules: [], rewrites: false, clients: true };
 
 export interface RebuildStats {
   /** Index updates since the node started: patches of the changed rules and fresh compilations. */
@@ -81,9 +84,42 @@ export class EvaluationParts {
    * what changed when the caller knows (then only that is read again). Never throws.
    */
   async liveChanged(studioId: string, change?: LiveChange): Promise<void> {
+    let version: number;
+    try {
+      version = await bumpLiveVersion(this.#ctx.store.db, studioId);
+    } catch (error) {
+      // A studio deleted meanwhile has no index to rebuild.
+      if (!isMissingParent(error)) this.#ctx.log.warn({ err: error, studioId }, 'evaluation: rebuild failed');
+      return;
+    }
+    await this.#moved(studioId, version, change);
+  }
+
+  /**
+   * A change of the studio's API clients. `inside` moves the studio's live version on in the
+   * transaction that makes the change, so every node's poll sees it even if what follows the
+   * commit fails; `committed` (after the commit, before the answer) updates this node's copy
+   * and tells the others. Neither is needed for a change that did not commit.
+   */
+  clientsChange(studioId: string): {
+    inside(trx: Kysely<Database>): Promise<void>;
+    committed(): Promise<void>;
+  } {
+    let version: number | undefined;
+    return {
+      inside: async (trx) => {
+        version = await bumpLiveVersion(trx, studioId);
+      },
+      committed: async () => {
+        if (version !== undefined) await this.#moved(studioId, version, CLIENTS_CHANGED);
+      },
+    };
+  }
+
+  /** After the studio's live version moved to `version` (committed): this node follows, the others are told. Never throws. */
+  async #moved(studioId: string, version: number, change: LiveChange | undefined): Promise<void> {
     const { db } = this.#ctx.store;
     try {
-      const version = await bumpLiveVersion(db, studioId);
       if (change !== undefined) {
         const pending = this.#pending.get(studioId) ?? new Map<number, LiveChange>();
         pending.set(version, change);
@@ -92,14 +128,9 @@ export class EvaluationParts {
       await this.feed.announce(db, studioId);
       await this.sync();
     } catch (error) {
-      // A studio deleted meanwhile has no index to rebuild; anything else, the poll retries.
-      if (!isMissingParent(error)) this.#ctx.log.warn({ err: error, studioId }, 'evaluation: rebuild failed');
+      // The version moved, so the poll brings every node to it.
+      this.#ctx.log.warn({ err: error, studioId }, 'evaluation: rebuild failed');
     }
-  }
-
-  /** A client of the studio was created or deleted (committed). Never throws. */
-  clientsChanged(studioId: string): Promise<void> {
-    return this.liveChanged(studioId, { rules: [], rewrites: false, clients: true });
   }
 
   /**

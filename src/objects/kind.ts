@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { SecretBox } from '../security/secret-box.js';
 import type { TableGroup } from '../storage/planner-statistics.js';
 import type { Database } from '../storage/schema.js';
+import type { ClientsChange } from '../studios/service.js';
 import type { TypeaheadParts } from '../typeahead/typeahead-parts.js';
 import type { ImportReport, Objects, ObjectType, Policy } from './schemas.js';
 
@@ -19,8 +20,8 @@ export interface ObjectsDeps {
   wakeDeliveries(): void;
   /** Tells rule evaluation that a studio's live rules changed (after the import's commit). */
   liveRulesChanged?(studioId: string): Promise<void>;
-  /** Tells rule evaluation that a studio's API clients changed (after the import's commit). */
-  clientsChanged?(studioId: string): Promise<void>;
+  /** Rule evaluation's part in a change of a studio's API clients (in the import's transaction, then after its commit). */
+  clientsChange?(studioId: string): ClientsChange;
   /** The rewrites' own notice that a studio's live rewrites changed (after the import's commit). */
   liveRewritesChanged?(studioId: string): void;
   /** Told how many rows of a group of large tables the import wrote (after its commit). */

@@ -22,6 +22,7 @@ import {
   TargetSecrets,
 } from './schemas.js';
 import {
+  type ClientsChange,
   changeStudio,
   createClient,
   createStudio,
@@ -37,11 +38,13 @@ import {
 const tags = ['studios'];
 
 /**
- * What other areas keep of a studio's API clients (evaluation's copies of the studios), told
- * after a change has committed and before its answer goes out. Neither call throws.
+ * What other areas keep of a studio's API clients (evaluation's copies of the studios). A
+ * change of the clients runs the change's `inside` in its transaction and `committed` after
+ * the commit, before the answer; a studio's delete is told after its commit. None throws
+ * but `inside`, whose failure fails the change.
  */
 export interface ClientsListener {
-  clientsChanged(studioId: string): Promise<void>;
+  clientsChange(studioId: string): ClientsChange;
   studioRemoved(studioId: string): Promise<void>;
 }
 
@@ -162,8 +165,16 @@ function studioRoutes(
       },
     },
     async (request, reply) => {
-      const created = await createClient(db, request.params.id, request.body, ctx.now(), adminActor(request));
-      await clients.clientsChanged(request.params.id);
+      const change = clients.clientsChange(request.params.id);
+      const created = await createClient(
+        db,
+        request.params.id,
+        request.body,
+        ctx.now(),
+        adminActor(request),
+        change,
+      );
+      await change.committed();
       return reply.code(201).send(created);
     },
   );
@@ -192,8 +203,9 @@ function studioRoutes(
       },
     },
     async (request, reply) => {
-      await deleteClient(db, request.params.id, request.params.clientId, adminActor(request));
-      await clients.clientsChanged(request.params.id);
+      const change = clients.clientsChange(request.params.id);
+      await deleteClient(db, request.params.id, request.params.clientId, adminActor(request), change);
+      await change.committed();
       return reply.code(204).send(null);
     },
   );

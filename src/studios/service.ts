@@ -202,6 +202,15 @@ export async function deleteStudio(
   });
 }
 
+/**
+ * A change of a studio's clients as another area follows it: `inside` runs in the change's
+ * transaction (its failure fails the change), `committed` after the commit.
+ */
+export interface ClientsChange {
+  inside(trx: Kysely<Database>): Promise<void>;
+  committed(): Promise<void>;
+}
+
 /** Creates a client; the secret is answered here once and only its hash is kept. */
 export async function createClient(
   db: Kysely<Database>,
@@ -209,6 +218,7 @@ export async function createClient(
   body: { name: string; scopes?: Scope[] | undefined },
   now: Date,
   actor = SYSTEM_ACTOR,
+  change?: ClientsChange,
 ): Promise<ApiClient & { clientSecret: string }> {
   await getStudio(db, studioId);
   const clientSecret = randomBytes(32).toString('base64url');
@@ -224,6 +234,7 @@ export async function createClient(
   try {
     inserted = await inTransaction(db, async (trx) => {
       if (!(await insertClient(trx, row))) return false;
+      await change?.inside(trx);
       const summary = `created API client ${body.name} of studio ${studioId}`;
       await recordChange(
         trx,
@@ -252,11 +263,13 @@ export async function deleteClient(
   studioId: string,
   clientId: string,
   actor: string,
+  change?: ClientsChange,
 ): Promise<void> {
   await inTransaction(db, async (trx) => {
     if (!(await deleteClientRow(trx, studioId, clientId))) {
       throw new NotFoundError(`studio ${studioId} has no client ${clientId}`);
     }
+    await change?.inside(trx);
     const summary = `deleted API client ${clientId} of studio ${studioId}`;
     await recordChange(trx, studioEvent(actor, 'delete-client', studioId, { before: { clientId } }, summary));
   });

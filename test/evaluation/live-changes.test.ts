@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { describe, test } from 'node:test';
+import { describe, type TestContext, test } from 'node:test';
 import { EVALUATE_PATH } from '../../src/evaluation/evaluate-lane.js';
 import type { RewriteSource } from '../../src/evaluation/rewrite-source.js';
 import type { LiveRewrite } from '../../src/rewrites/rewrite.js';
 import { insertRules } from '../../src/rules/repository.js';
 import { NEW_RULE_META } from '../../src/rules/rule-rows.js';
-import { adminAuth, build, buildNodes, engines, skipReason } from '../helpers/app.js';
+import type { Engine } from '../../src/storage/database.js';
+import { deleteClient } from '../../src/studios/service.js';
+import { adminAuth, build, buildNodes, engines, skipReason, type TestApp } from '../helpers/app.js';
 import { wireGet } from '../helpers/raw-request.js';
 import { createRule, studioWithToken, tokenFor } from '../rules/api.js';
 import { content } from '../rules/fixtures.js';
@@ -47,46 +49,22 @@ for (const engine of engines) {
     });
 
     test("a token stops evaluating on node B within 2 seconds of its client's revocation on node A", async (t) => {
-      const [a, b] = await buildNodes(t, engine, 2);
-      const [portA, port] = await Promise.all(
-        [a!, b!].map(async ({ app }) => {
-          await app.listen({ port: 0, host: '127.0.0.1' });
-          return (app.server.address() as AddressInfo).port;
-        }),
-      );
-      // Over the wire, so that node A's lane is asked too (inject goes to the routes).
-      const statusOnA = async (headers: Record<string, string>) =>
-        Number((await wireGet(portA!, `${EVALUATE_PATH}?q=laptop`, headers)).slice(9, 12));
+      const { a, b, access, statusOn, within } = await listeningNodes(t, engine);
+      const statusOnA = (headers: Record<string, string>) => statusOn(a, headers);
       const admin = { authorization: adminAuth };
-      const access = await studioWithToken(a!.app, 'shop');
-      const answered = () => b!.app.parts.lanes.answered(EVALUATE_PATH);
-      const statusOnB = async (headers: Record<string, string>) =>
-        Number((await wireGet(port!, `${EVALUATE_PATH}?q=laptop`, headers)).slice(9, 12));
-      // Until B's copy holds a client, its route answers (after reading the database): a 200
-      // from the lane is the sign that the copy has it.
-      const within = async (headers: Record<string, string>, status: 200 | 401, what: string) => {
-        const started = Date.now();
-        for (;;) {
-          const before = answered();
-          const got = await statusOnB(headers);
-          if (got === status && (status === 401 || answered() === before + 1)) return;
-          assert.ok(Date.now() - started < 2000, `node B: ${what} after 2 s`);
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
-      };
-      await within(access.headers, 200, "the new client is still not in B's copy");
-      const revoked = await a!.app.inject({
+      await within(b, access.headers, 200, "the new client is still not in B's copy");
+      const revoked = await a.app.inject({
         method: 'DELETE',
         url: `/api/studios/shop/clients/${access.clientId}`,
         headers: admin,
       });
       assert.equal(revoked.statusCode, 204, revoked.body);
-      await within(access.headers, 401, 'the revoked token still evaluates');
+      await within(b, access.headers, 401, 'the revoked token still evaluates');
       assert.equal(await statusOnA(access.headers), 401, 'node A refuses it at once');
 
       // A studio deleted and imported again keeps its clients' ids but is another incarnation:
       // tokens issued before the delete are refused on both nodes.
-      const client = await a!.app.inject({
+      const client = await a.app.inject({
         method: 'POST',
         url: '/api/studios/shop/clients',
         headers: admin,
@@ -94,19 +72,19 @@ for (const engine of engines) {
       });
       const { clientId, clientSecret } = client.json();
       const old = { authorization: `Bearer ${await tokenFor(a!.app, clientId, clientSecret)}` };
-      await within(old, 200, "the second client is still not in B's copy");
-      const exported = await a!.app.inject({
+      await within(b, old, 200, "the second client is still not in B's copy");
+      const exported = await a.app.inject({
         url: '/api/objects/export?type=studio&id=shop',
         headers: admin,
       });
       assert.equal(exported.statusCode, 200, exported.body);
-      const deleted = await a!.app.inject({
+      const deleted = await a.app.inject({
         method: 'DELETE',
         url: '/api/studios/shop?force=true',
         headers: admin,
       });
       assert.equal(deleted.statusCode, 204, deleted.body);
-      const imported = await a!.app.inject({
+      const imported = await a.app.inject({
         method: 'POST',
         url: '/api/objects/import',
         headers: { ...admin, 'content-type': 'application/json' },
@@ -114,12 +92,29 @@ for (const engine of engines) {
       });
       assert.equal(imported.statusCode, 200, imported.body);
       assert.equal(await statusOnA(old), 401, 'node A refuses a token of the deleted incarnation at once');
-      await within(old, 401, 'a token of the deleted incarnation still evaluates');
+      await within(b, old, 401, 'a token of the deleted incarnation still evaluates');
       const secret = imported
         .json()
         .secretsIssued.find((s: { object: string }) => s.object.includes(clientId));
       const fresh = { authorization: `Bearer ${await tokenFor(a!.app, clientId, secret.value)}` };
-      await within(fresh, 200, "a token of the new incarnation is not answered from B's copy");
+      await within(b, fresh, 200, "a token of the new incarnation is not answered from B's copy");
+    });
+
+    test('a client deleted reaches every copy through the poll even when nothing after its commit ran', async (t) => {
+      const { a, b, access, within } = await listeningNodes(t, engine);
+      await within(b, access.headers, 200, "the new client is still not in B's copy");
+      await within(a, access.headers, 200, "the new client is not in A's copy");
+      // The delete's transaction alone, as if its node had failed right after the commit: no
+      // notice, no sync. The version it moved in that transaction is what the nodes poll.
+      await deleteClient(
+        a.store.db,
+        'shop',
+        access.clientId,
+        'test',
+        a.app.parts.evaluation.clientsChange('shop'),
+      );
+      await within(a, access.headers, 401, 'the deleted client still evaluates');
+      await within(b, access.headers, 401, 'the deleted client still evaluates');
     });
 
     test('node B follows a mix of changes made on node A by patching the rules that changed', async (t) => {
@@ -346,4 +341,36 @@ for (const engine of engines) {
       assert.equal(after.solr.q, 'cheap lapotp (bags OR "sleeves")');
     });
   });
+}
+
+/**
+ * Two nodes of one database, both listening, and a studio with a client made on the first.
+ * Requests go over the wire, so that each node's lane is asked (inject goes to the routes).
+ */
+async function listeningNodes(t: TestContext, engine: Engine) {
+  const [a, b] = (await buildNodes(t, engine, 2)) as [TestApp, TestApp];
+  const ports = new Map<TestApp, number>();
+  for (const node of [a, b]) {
+    await node.app.listen({ port: 0, host: '127.0.0.1' });
+    ports.set(node, (node.app.server.address() as AddressInfo).port);
+  }
+  const access = await studioWithToken(a.app, 'shop');
+  const statusOn = async (node: TestApp, headers: Record<string, string>) =>
+    Number((await wireGet(ports.get(node)!, `${EVALUATE_PATH}?q=laptop`, headers)).slice(9, 12));
+  /**
+   * Waits up to 2 s for the node to answer `status`. Until a node's copy holds a client, its
+   * route answers (after reading the database): a 200 from the lane is the sign that it does.
+   */
+  const within = async (node: TestApp, headers: Record<string, string>, status: 200 | 401, what: string) => {
+    const answered = () => node.app.parts.lanes.answered(EVALUATE_PATH);
+    const started = Date.now();
+    for (;;) {
+      const before = answered();
+      const got = await statusOn(node, headers);
+      if (got === status && (status === 401 || answered() === before + 1)) return;
+      assert.ok(Date.now() - started < 2000, `node ${node === a ? 'A' : 'B'}: ${what} after 2 s`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+  return { a, b, access, statusOn, within };
 }

@@ -1,6 +1,7 @@
 // Studios with their API clients and sync targets: exported without the clients' secrets and
 // the targets' signing secrets; on import both get new ones, shown once in the report.
 import {
+  type ClientsChange,
   changeStudio,
   clientExists,
   createStudio,
@@ -80,10 +81,12 @@ export const studioKind: ObjectKind<'studios'> = {
 
 /** The studio's clients that are missing, created with new secrets; existing ones are left alone. */
 async function writeClients(run: ImportRun, item: StudioItem): Promise<void> {
+  let change: ClientsChange | undefined;
   for (const client of item.clients) {
     const done = decide(run, clientName(client.clientId));
     if (done === 'create') {
       const created = await importClient(run.db, item.id, client, run.now);
+      change ??= run.deps.clientsChange?.(item.id);
       run.report.secretsIssued.push({
         object: clientName(client.clientId),
         secret: 'clientSecret',
@@ -91,8 +94,10 @@ async function writeClients(run: ImportRun, item: StudioItem): Promise<void> {
       });
     }
     record(run, clientName(client.clientId), done === 'create' ? 'create' : 'skip');
-    if (done === 'create') {
-      run.afterCommit.set(`clients of ${item.id}`, async () => run.deps.clientsChanged?.(item.id));
-    }
+  }
+  if (change !== undefined) {
+    await change.inside(run.db);
+    const committed = change;
+    run.afterCommit.set(`clients of ${item.id}`, () => committed.committed());
   }
 }
