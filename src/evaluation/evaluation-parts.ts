@@ -1,13 +1,12 @@
 // The state of evaluation on one node: a compiled index per studio, kept in step with the
 // database's live rules and rewrites (and the studio's API clients) through the shared
 // change feed.
-import type { Kysely } from 'kysely';
 import { Gauge } from 'prom-client';
 import type { AppContext } from '../http/area.js';
 import { ChangeFeed } from '../storage/change-feed.js';
 import { CoalescingSync } from '../storage/coalescing-sync.js';
 import { isMissingParent } from '../storage/constraint-errors.js';
-import type { Database } from '../storage/schema.js';
+import type { ClientsChange } from '../studios/service.js';
 import { type CompiledStudio, EMPTY_STUDIO } from './compiled-studio.js';
 import { EvaluationMetrics } from './evaluation-metrics.js';
 import { bumpLiveVersion, type LiveVersion, selectLiveVersions } from './repository.js';
@@ -92,7 +91,7 @@ export class EvaluationParts {
       if (!isMissingParent(error)) this.#ctx.log.warn({ err: error, studioId }, 'evaluation: rebuild failed');
       return;
     }
-    await this.#moved(studioId, version, change);
+    await this.#moved(studioId, { version, change });
   }
 
   /**
@@ -101,48 +100,43 @@ export class EvaluationParts {
    * commit fails; `committed` (after the commit, before the answer) updates this node's copy
    * and tells the others. Neither is needed for a change that did not commit.
    */
-  clientsChange(studioId: string): {
-    inside(trx: Kysely<Database>): Promise<void>;
-    committed(): Promise<void>;
-  } {
+  clientsChange(studioId: string): ClientsChange {
     let version: number | undefined;
     return {
       inside: async (trx) => {
         version = await bumpLiveVersion(trx, studioId);
       },
       committed: async () => {
-        if (version !== undefined) await this.#moved(studioId, version, CLIENTS_CHANGED);
+        if (version !== undefined) await this.#moved(studioId, { version, change: CLIENTS_CHANGED });
       },
     };
-  }
-
-  /** After the studio's live version moved to `version` (committed): this node follows, the others are told. Never throws. */
-  async #moved(studioId: string, version: number, change: LiveChange | undefined): Promise<void> {
-    const { db } = this.#ctx.store;
-    try {
-      if (change !== undefined) {
-        const pending = this.#pending.get(studioId) ?? new Map<number, LiveChange>();
-        pending.set(version, change);
-        this.#pending.set(studioId, pending);
-      }
-      await this.feed.announce(db, studioId);
-      await this.sync();
-    } catch (error) {
-      // The version moved, so the poll brings every node to it.
-      this.#ctx.log.warn({ err: error, studioId }, 'evaluation: rebuild failed');
-    }
   }
 
   /**
    * A studio was deleted (committed): its version row went with it, so this node and the
    * others drop its copy on their next sync, which this starts here at once. Never throws.
    */
-  async studioRemoved(studioId: string): Promise<void> {
+  studioRemoved(studioId: string): Promise<void> {
+    return this.#moved(studioId);
+  }
+
+  /**
+   * After a committed change of the studio's version row (moved to `noted.version`, which
+   * `noted.change` made when this node knows what it touched; or removed): this node
+   * follows, the others are told. Never throws: whatever moved, the poll brings every node to it.
+   */
+  async #moved(studioId: string, noted?: { version: number; change: LiveChange | undefined }): Promise<void> {
+    const { db } = this.#ctx.store;
     try {
-      await this.feed.announce(this.#ctx.store.db, studioId);
+      if (noted?.change !== undefined) {
+        const pending = this.#pending.get(studioId) ?? new Map<number, LiveChange>();
+        pending.set(noted.version, noted.change);
+        this.#pending.set(studioId, pending);
+      }
+      await this.feed.announce(db, studioId);
       await this.sync();
     } catch (error) {
-      this.#ctx.log.warn({ err: error, studioId }, 'evaluation: sync after a studio delete failed');
+      this.#ctx.log.warn({ err: error, studioId }, 'evaluation: rebuild failed');
     }
   }
 

@@ -70,8 +70,9 @@ export class TokenService {
   /**
    * Claims of tokens whose signature has been checked, by the token as sent: a client sends
    * the same token for its whole life, so its HMAC and JSON are worked out once. Only signed
-   * tokens enter (so only holders of a client's secret can fill it), the times are checked on
-   * every use, and revocation is still read on every request (`issuedTo`).
+   * tokens enter (so only holders of a client's secret can fill it), and the times are checked
+   * on every use. Revocation is not remembered: `verify` reads the client on every request
+   * (`issuedTo`), and a caller of `signedToken` checks it against its own copy.
    */
   readonly #verified = new Map<string, VerifiedToken>();
 

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { withTimeout } from '../../src/clusters/timeout.js';
 import { checkLinks } from '../../src/links/service.js';
 import { PreparedQueries } from '../../src/storage/prepared-query.js';
 import { engines, freshStore, skipReason } from '../helpers/app.js';
@@ -20,13 +21,8 @@ const row = (subject: string, object: string) => ({
 });
 
 /** The promise's value, or a failure naming `what` when it takes longer than a test should wait. */
-function within<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within 2 s`)), 2000);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+const within = <T>(promise: Promise<T>, what: string): Promise<T> =>
+  withTimeout(promise, 2000, () => new Error(`${what} did not answer within 2 s`));
 
 for (const engine of engines) {
   describe(`prepared point reads on ${engine}`, { skip: await skipReason(engine) }, () => {

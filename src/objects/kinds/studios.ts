@@ -1,7 +1,6 @@
 // Studios with their API clients and sync targets: exported without the clients' secrets and
 // the targets' signing secrets; on import both get new ones, shown once in the report.
 import {
-  type ClientsChange,
   changeStudio,
   clientExists,
   createStudio,
@@ -81,12 +80,12 @@ export const studioKind: ObjectKind<'studios'> = {
 
 /** The studio's clients that are missing, created with new secrets; existing ones are left alone. */
 async function writeClients(run: ImportRun, item: StudioItem): Promise<void> {
-  let change: ClientsChange | undefined;
+  let createdAny = false;
   for (const client of item.clients) {
     const done = decide(run, clientName(client.clientId));
     if (done === 'create') {
       const created = await importClient(run.db, item.id, client, run.now);
-      change ??= run.deps.clientsChange?.(item.id);
+      createdAny = true;
       run.report.secretsIssued.push({
         object: clientName(client.clientId),
         secret: 'clientSecret',
@@ -95,9 +94,9 @@ async function writeClients(run: ImportRun, item: StudioItem): Promise<void> {
     }
     record(run, clientName(client.clientId), done === 'create' ? 'create' : 'skip');
   }
+  const change = createdAny ? run.deps.clientsChange?.(item.id) : undefined;
   if (change !== undefined) {
     await change.inside(run.db);
-    const committed = change;
-    run.afterCommit.set(`clients of ${item.id}`, () => committed.committed());
+    run.afterCommit.set(`clients of ${item.id}`, () => change.committed());
   }
 }
