@@ -25,6 +25,7 @@ import { healthRoutes, metricsRoute } from './http/operations-routes.js';
 import { FailureLimiter } from './http/rate-limiter.js';
 import { OneLinePerRequest } from './http/request-logging.js';
 import { ErrorBodySchema, isId } from './http/schemas.js';
+import { buildSerializer } from './http/serialization.js';
 import { parseTrustedProxies } from './http/trust-proxy.js';
 import { buildValidator } from './http/validation.js';
 import { requireWellFormedText } from './http/well-formed-text.js';
@@ -85,7 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: answerClientError,
     http: { requireHostHeader: false },
     logController: new OneLinePerRequest(),
-    schemaController: { compilersFactory: { buildValidator } },
+    // Schemas are compiled once per process, whatever the number of apps or prefixes.
+    schemaController: { compilersFactory: { buildValidator, buildSerializer } },
   });
   // A client that sends its request and then closes its side of the connection (`nc -N`,
   // some HTTP/1.0 tools) still waits for the answer; Node would abort every request still

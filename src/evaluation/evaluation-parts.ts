@@ -40,7 +40,7 @@ export class EvaluationParts {
   constructor(ctx: AppContext, rewrites: RewriteSource) {
     this.#ctx = ctx;
     this.#rewrites = rewrites;
-    this.feed = new ChangeFeed(this, ctx.store.notifications, ctx.log, CHANNEL);
+    this.feed = new ChangeFeed(this, ctx.store.notifications, ctx.log, CHANNEL, ctx.tuning.changePollMs);
     this.metrics = new EvaluationMetrics(ctx.metrics);
     const served = this.#served;
     new Gauge({

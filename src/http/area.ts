@@ -29,6 +29,10 @@ export interface Tuning {
   readonly typeaheadIdleMs?: number;
   /** Whether the fast lanes answer before routing (on unless a test compares them with the routes). */
   readonly fastLanes?: boolean;
+  /** How often each change feed compares its versions with the database's (ms; 1000). */
+  readonly changePollMs?: number;
+  /** How often the query endpoint's batched search logs are written (ms; 1000). */
+  readonly searchLogFlushMs?: number;
 }
 
 /**

@@ -27,15 +27,36 @@ const urlParts: Options = { ...common, coerceTypes: 'array', strictNumbers: fals
 // schema says so (`x-scalar-strings`).
 const bodies: Options = { ...common, coerceTypes: false, strictNumbers: true };
 
+// One pool for the whole process: apps built in it (tests build hundreds, the service mounts
+// every admin route twice) share the Ajv instances of equal shared schemas and options.
+const pool = AjvCompiler();
+type PoolCompiler = ReturnType<typeof pool>;
+type Validate = ReturnType<PoolCompiler>;
+// The functions each Ajv instance compiled, by the route schema's JSON: a schema equal to
+// one compiled before (the same route in another app, or under its second prefix) is not
+// compiled again. A compiled function holds no state between calls, so sharing it is safe.
+const compiled = new WeakMap<PoolCompiler, Map<string, Validate>>();
+
+function memoised(compiler: PoolCompiler): PoolCompiler {
+  const known = compiled.get(compiler) ?? new Map<string, Validate>();
+  compiled.set(compiler, known);
+  // The pool's types describe a bare schema; Fastify passes the route's definition.
+  return ((route: { schema: unknown }) => {
+    const key = JSON.stringify(route.schema);
+    const validate = known.get(key) ?? compiler(route as Parameters<PoolCompiler>[0]);
+    known.set(key, validate);
+    return validate;
+  }) as PoolCompiler;
+}
+
 /**
  * Fastify's validator factory, with one Ajv for bodies and another for the query string, path
  * parameters and headers. Shared schemas (`$id`) are added to both.
  */
 export const buildValidator: AjvCompiler.BuildCompilerFromPool = (externalSchemas) => {
-  const pool = AjvCompiler();
   const plugins = [scalarStrings];
-  const forBodies = pool(externalSchemas, { plugins, customOptions: bodies });
-  const forUrlParts = pool(externalSchemas, { plugins, customOptions: urlParts });
+  const forBodies = memoised(pool(externalSchemas, { plugins, customOptions: bodies }));
+  const forUrlParts = memoised(pool(externalSchemas, { plugins, customOptions: urlParts }));
   // The pool's types describe a bare schema; Fastify passes the route's definition.
   type RouteDefinition = Parameters<typeof forBodies>[0] & { httpPart?: string };
   return ((route: RouteDefinition) =>

@@ -36,9 +36,15 @@ export class QueryParts {
     this.#ctx = ctx;
     this.#box = new SecretBox(ctx.secretKey);
     this.metrics = new QueryMetrics(ctx.metrics);
-    this.logs = new SearchLogBatch(ctx.store.db, ctx.now, ctx.log);
+    this.logs = new SearchLogBatch(ctx.store.db, ctx.now, ctx.log, ctx.tuning.searchLogFlushMs);
     this.served = new ServedProfiles(ctx.store.db);
-    this.feed = new ChangeFeed(this.served, ctx.store.notifications, ctx.log, CHANNEL);
+    this.feed = new ChangeFeed(
+      this.served,
+      ctx.store.notifications,
+      ctx.log,
+      CHANNEL,
+      ctx.tuning.changePollMs,
+    );
   }
 
   async start(): Promise<void> {

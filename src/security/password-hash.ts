@@ -1,9 +1,14 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
+/** scrypt's cost parameters; each hash records its own, so a hash verifies whatever the default. */
+export interface HashCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
 // scrypt cost: about 50 ms on one core, run on libuv's pool so the event loop stays free.
-const N = 16384;
-const r = 8;
-const p = 1;
+const DEFAULT_COST: HashCost = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
 function derive(secret: string, salt: Buffer, n: number, rr: number, pp: number): Promise<Buffer> {
@@ -15,10 +20,10 @@ function derive(secret: string, salt: Buffer, n: number, rr: number, pp: number)
 }
 
 /** Hashes a password or client secret as `scrypt$N$r$p$salt$hash` (base64url parts). */
-export async function hashSecret(secret: string): Promise<string> {
+export async function hashSecret(secret: string, cost: HashCost = DEFAULT_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(secret, salt, N, r, p);
-  return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(secret, salt, cost.N, cost.r, cost.p);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /** Checks a secret against a stored hash in constant time. A malformed hash never matches. */

@@ -10,12 +10,12 @@ export interface Syncable {
 
 // The version check that catches every change, also from nodes that cannot notify
 // (SQLite shared by several processes) or whose notice was lost in a reconnect.
-const POLL_MS = 1000;
+export const CHANGE_POLL_MS = 1000;
 
 /**
  * How a node's in-memory state (typeahead's registry, evaluation's compiled rules) follows
  * the changes of what it serves: its own at once, the other nodes' through a version poll
- * every second and, where the store has notifications, as soon as their notice arrives on
+ * every second (tests shorten it: `Tuning.changePollMs`) and, where the store has notifications, as soon as their notice arrives on
  * `channel` (one per area, e.g. `searchdeck_typeahead`).
  */
 export class ChangeFeed {
@@ -23,6 +23,7 @@ export class ChangeFeed {
   readonly #notifications: Notifications | undefined;
   readonly #log: FastifyBaseLogger;
   readonly #channel: string;
+  readonly #pollMs: number;
   #stopped = false;
   #pollTimer: NodeJS.Timeout | undefined;
   #listening: Listening | undefined;
@@ -32,8 +33,10 @@ export class ChangeFeed {
     notifications: Notifications | undefined,
     log: FastifyBaseLogger,
     channel: string,
+    pollMs = CHANGE_POLL_MS,
   ) {
     this.#registry = registry;
+    this.#pollMs = pollMs;
     this.#notifications = notifications;
     this.#log = log;
     this.#channel = channel;
@@ -71,7 +74,7 @@ export class ChangeFeed {
           this.#log.warn({ err: error, channel: this.#channel }, 'sync with the database failed'),
         )
         .finally(() => this.#schedulePoll());
-    }, POLL_MS);
+    }, this.#pollMs);
     this.#pollTimer.unref();
   }
 }

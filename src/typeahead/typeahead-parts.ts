@@ -35,7 +35,13 @@ export class TypeaheadParts {
       ...options,
     });
     this.tokens = new EmbedTokens(ctx.secretKey);
-    this.feed = new ChangeFeed(this.registry, ctx.store.notifications, ctx.log, 'searchdeck_typeahead');
+    this.feed = new ChangeFeed(
+      this.registry,
+      ctx.store.notifications,
+      ctx.log,
+      'searchdeck_typeahead',
+      ctx.tuning.changePollMs,
+    );
     this.topSearched = new TopSearchedSchedule({
       store: ctx.store,
       feed: this.feed,

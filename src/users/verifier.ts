@@ -21,8 +21,6 @@ export class UserVerifier {
   private readonly rows = new Map<string, { row: UserRow | undefined; readAt: number }>();
   // By credentials key: whose they are and the stored hash they were verified against.
   private readonly verified = new Map<string, { username: string; hash: string }>();
-  // Compared against for an unknown user, so that a wrong name costs as long as a wrong password.
-  private readonly decoy = hashSecret(randomBytes(16).toString('base64url'));
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -36,7 +34,7 @@ export class UserVerifier {
     // The slow path reads the row afresh: a password just changed on this node counts at once.
     const row = await this.rowOf(username, true);
     if (!row) {
-      await verifySecret(password, await this.decoy);
+      await verifySecret(password, await decoyHash());
       return undefined;
     }
     if (!(await verifySecret(password, row.password_hash))) return undefined;
@@ -93,3 +91,8 @@ export class UserVerifier {
     return row;
   }
 }
+
+// Compared against for an unknown user, so that a wrong name costs as long as a wrong password.
+// One per process, made when first needed: every verifier (every app a process builds) shares it.
+let decoy: Promise<string> | undefined;
+const decoyHash = () => (decoy ??= hashSecret(randomBytes(16).toString('base64url')));

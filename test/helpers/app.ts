@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
@@ -9,10 +9,10 @@ import type { RewriteSource } from '../../src/evaluation/rewrite-source.js';
 import type { Tuning } from '../../src/http/area.js';
 import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
 import { type Engine, openStore, type Store } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
-import { createTestSchema, postgresSkipReason, testDatabaseUrl } from './postgres.js';
+import { postgresSkipReason, testDatabaseUrl } from './postgres.js';
+import { ADMIN_PASSWORD, copySqliteTemplate, leaseSchema } from './templates.js';
 
-export const ADMIN_PASSWORD = 'test-admin-password';
+export { ADMIN_PASSWORD };
 export const adminAuth = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
 export const engines: Engine[] = ['sqlite', 'postgres'];
 
@@ -20,6 +20,19 @@ export const engines: Engine[] = ['sqlite', 'postgres'];
 export async function skipReason(engine: Engine): Promise<string | undefined> {
   return engine === 'postgres' ? postgresSkipReason() : undefined;
 }
+
+/**
+ * `test` on SQLite and nothing on PostgreSQL: for a test of the HTTP contract (validation, status
+ * codes, error bodies, wire formats, authentication) where the engine plays no part. A test whose
+ * answer depends on what the database stores, reads back, counts, orders, locks or notifies runs
+ * on both engines with plain `test` (docs/development.md, "Which engines a test runs on").
+ */
+export function contractTest(engine: Engine): typeof test {
+  return engine === 'sqlite' ? test : skipOnThisEngine;
+}
+
+// Registers nothing: the test is not run, and so not counted as skipped either.
+const skipOnThisEngine = (() => Promise.resolve()) as unknown as typeof test;
 
 export interface TestStore {
   store: Store;
@@ -29,15 +42,20 @@ export interface TestStore {
   close(): Promise<void>;
 }
 
-/** A fresh, migrated database: a temporary SQLite file, or a new PostgreSQL schema. */
+/**
+ * A fresh, migrated database holding the admin's password (ADMIN_PASSWORD): a copy of a SQLite
+ * file migrated once per process, or a PostgreSQL schema from the process's pool.
+ */
 export async function freshStore(engine: Engine, env: Record<string, string> = {}): Promise<TestStore> {
   const dataDir = mkdtempSync(join(tmpdir(), 'searchdeck-test-'));
-  let dropSchema = async () => {};
+  let release = async () => {};
   let pgSchema: string | undefined;
   if (engine === 'postgres') {
-    const created = await createTestSchema();
-    pgSchema = created.schema;
-    dropSchema = created.drop;
+    const lease = await leaseSchema();
+    pgSchema = lease.schema;
+    release = lease.release;
+  } else {
+    await copySqliteTemplate(dataDir);
   }
   const config = loadConfig({
     SEARCHDECK_DATA_DIR: dataDir,
@@ -47,13 +65,6 @@ export async function freshStore(engine: Engine, env: Record<string, string> = {
     ...env,
   });
   const store = openStore({ ...config, pgSchema });
-  try {
-    await migrateToLatest(store);
-  } catch (error) {
-    await store.close();
-    await dropSchema();
-    throw error;
-  }
   const others: Store[] = [];
   return {
     store,
@@ -66,7 +77,7 @@ export async function freshStore(engine: Engine, env: Record<string, string> = {
     close: async () => {
       for (const other of others) await other.close();
       await store.close();
-      await dropSchema();
+      await release();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -106,7 +117,16 @@ export async function build(t: TestContext, engine: Engine, options: BuildOption
   return { app, store: fresh.store, config: fresh.config };
 }
 
-/** Several app nodes on one fresh database (one PostgreSQL schema or one SQLite file). */
+/**
+ * What several nodes of one database wait for between looking at the others' changes: short,
+ * so that a test waits milliseconds for what the service does within a second.
+ */
+export const SHORT_POLLS: Tuning = { changePollMs: 20 };
+
+/**
+ * Several app nodes on one fresh database (one PostgreSQL schema or one SQLite file), each
+ * looking for the others' changes every SHORT_POLLS unless `tuning` says otherwise.
+ */
 export async function buildNodes(
   t: TestContext,
   engine: Engine,
@@ -115,6 +135,7 @@ export async function buildNodes(
 ): Promise<TestApp[]> {
   const fresh = await freshStore(engine, options.env);
   await ensureAdminPassword(fresh.store.db, fresh.config.adminPassword);
+  const tuning = { ...SHORT_POLLS, ...options.tuning };
   const nodes: TestApp[] = [];
   for (let i = 0; i < count; i++) {
     const store = i === 0 ? fresh.store : fresh.openAnother();
@@ -124,7 +145,7 @@ export async function buildNodes(
       secretKey: Buffer.alloc(32, 7),
       logger: options.logger ?? false,
       ...(options.now ? { now: options.now } : {}),
-      ...(options.tuning ? { tuning: options.tuning } : {}),
+      tuning,
     });
     nodes.push({ app, store, config: fresh.config });
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { adminAuth, build, contractTest, engines, skipReason } from '../helpers/app.js';
 
 async function put(app: FastifyInstance, link: Record<string, string>, prefix = '/api') {
   return app.inject({
@@ -22,6 +22,7 @@ const plain = (links: Array<Record<string, unknown>>) =>
 
 for (const engine of engines) {
   describe(`Links API on ${engine}`, { skip: await skipReason(engine) }, () => {
+    const contract = contractTest(engine);
     test('creates a link and answers it with originator and creation time', async (t) => {
       const { app } = await build(t, engine);
       const response = await put(app, {
@@ -36,7 +37,7 @@ for (const engine of engines) {
       assert.deepEqual(plain([body]), ['datasource:web dependsOn parser:web']);
     });
 
-    test('accepts link types case-insensitively and answers in camelCase', async (t) => {
+    contract('accepts link types case-insensitively and answers in camelCase', async (t) => {
       const { app } = await build(t, engine);
       const response = await put(app, { subject: 'a', object: 'b', linkType: 'DEPENDSON' });
       assert.equal(response.json().linkType, 'dependsOn');
@@ -57,7 +58,7 @@ for (const engine of engines) {
       assert.equal((await get(app, '/api/links/check')).body, true);
     });
 
-    test('rejects an unknown link type in a check with 400 instead of false', async (t) => {
+    contract('rejects an unknown link type in a check with 400 instead of false', async (t) => {
       const { app } = await build(t, engine);
       const response = await get(app, '/api/links/check?linkType=likes');
       assert.equal(response.status, 400);
@@ -96,14 +97,14 @@ for (const engine of engines) {
       assert.deepEqual(plain((await get(app, '/api/links?subject=s')).body), ['s self s']);
     });
 
-    test('requires equal ends for a self link', async (t) => {
+    contract('requires equal ends for a self link', async (t) => {
       const { app } = await build(t, engine);
       const response = await put(app, { subject: 'a', object: 'b', linkType: 'self' });
       assert.equal(response.statusCode, 400);
       assert.equal(response.json().errors[0].field, 'object');
     });
 
-    test('names the missing or invalid field of a link body', async (t) => {
+    contract('names the missing or invalid field of a link body', async (t) => {
       const { app } = await build(t, engine);
       const missing = await put(app, { subject: 'a', linkType: 'dependsOn' });
       assert.equal(missing.statusCode, 400);
@@ -118,7 +119,7 @@ for (const engine of engines) {
       assert.equal((await get(app, '/api/links')).body.length, 0);
     });
 
-    test('accepts POST as a synonym of PUT', async (t) => {
+    contract('accepts POST as a synonym of PUT', async (t) => {
       const { app } = await build(t, engine);
       const response = await app.inject({
         method: 'POST',
