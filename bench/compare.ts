@@ -102,7 +102,7 @@ export function comparisonTable(rows: readonly ComparisonRow[]): string {
     [
       r.scenario,
       r.engine,
-      Math.round(r.measure.rps),
+      fixed(r.measure.rps, 0),
       fixed(r.measure.p50, 1),
       fixed(r.measure.p99, 1),
       r.measure.errors,

@@ -11,6 +11,7 @@ import { linksBenchmark } from './links.js';
 import { objectsBenchmark } from './objects.js';
 import { queryBenchmark } from './query.js';
 import { rulesBenchmark } from './rules.js';
+import { startupBenchmark } from './startup.js';
 import { typeaheadBenchmark } from './typeahead.js';
 
 /**
@@ -33,6 +34,7 @@ const benchmarks: Benchmark[] = [
   objectsBenchmark,
   evaluateBenchmark,
   queryBenchmark,
+  startupBenchmark,
 ];
 
 const file = join(root, 'docs', 'benchmarks.md');

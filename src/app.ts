@@ -25,9 +25,9 @@ import { healthRoutes, metricsRoute } from './http/operations-routes.js';
 import { FailureLimiter } from './http/rate-limiter.js';
 import { OneLinePerRequest } from './http/request-logging.js';
 import { ErrorBodySchema, isId } from './http/schemas.js';
-import { buildSerializer } from './http/serialization.js';
+import { serializerFactory } from './http/serialization.js';
 import { parseTrustedProxies } from './http/trust-proxy.js';
-import { buildValidator } from './http/validation.js';
+import { madeOnce, validatorFactory } from './http/validation.js';
 import { requireWellFormedText } from './http/well-formed-text.js';
 import { JobMetrics } from './jobs/job-metrics.js';
 import { linksArea } from './links/routes.js';
@@ -68,6 +68,7 @@ export interface AppDeps {
 
 /** Builds the whole service as a Fastify instance without listening: tests mount it as it is. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const compileTime = deps.tuning?.compileSchemas ?? 'at-start';
   const app = Fastify({
     logger: deps.logger ?? { level: deps.config.logLevel, redact: ['req.headers.authorization'] },
     bodyLimit: 1024 * 1024,
@@ -87,22 +88,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     http: { requireHostHeader: false },
     logController: new OneLinePerRequest(),
     // Schemas are compiled once per process, whatever the number of apps or prefixes.
-    schemaController: { compilersFactory: { buildValidator, buildSerializer } },
+    schemaController: {
+      compilersFactory: {
+        buildValidator: validatorFactory(compileTime),
+        buildSerializer: serializerFactory(compileTime),
+      },
+    },
   });
   // A client that sends its request and then closes its side of the connection (`nc -N`,
   // some HTTP/1.0 tools) still waits for the answer; Node would abort every request still
   // running on such a connection and answer nothing. The connection closes after the answer.
   // Node's http.Server reads this flag though its types omit it; a test holds the behaviour.
   (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  const routes = FindMyWay();
+  // The methods a path takes, for the Allow header of a 405: a router of its own, built from
+  // the routes when first asked (most apps a test builds never answer a 405).
+  const declared: Array<{ method: HTTPMethod; url: string }> = [];
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat() as HTTPMethod[]) {
-      if (!routes.hasRoute(method, route.url)) routes.on(method, route.url, () => {});
-    }
+    for (const method of [route.method].flat() as HTTPMethod[]) declared.push({ method, url: route.url });
+  });
+  const routes = madeOnce(() => {
+    const router = FindMyWay();
+    for (const { method, url } of declared)
+      if (!router.hasRoute(method, url)) router.on(method, url, () => {});
+    return router;
   });
   const allowedMethods = (path: string) =>
     (['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as HTTPMethod[]).filter((m) =>
-      routes.find(m, path),
+      routes().find(m, path),
     );
 
   installErrorHandling(app, allowedMethods);

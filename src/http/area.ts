@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { JobMetrics } from '../jobs/job-metrics.js';
 import type { Store } from '../storage/database.js';
 import type { FastLanes } from './fast-lane.js';
+import type { CompileTime } from './validation.js';
 
 /** What every area gets from the app: storage, keys, configuration, metrics, the clock. */
 export interface AppContext {
@@ -33,6 +34,8 @@ export interface Tuning {
   readonly changePollMs?: number;
   /** How often the query endpoint's batched search logs are written (ms; 1000). */
   readonly searchLogFlushMs?: number;
+  /** When route schemas are compiled (at start unless a test says at first use). */
+  readonly compileSchemas?: CompileTime;
 }
 
 /**

@@ -1,5 +1,7 @@
 // How every route's answer is serialised from its schema, compiled once per process.
 import fastJson, { type Options } from 'fast-json-stringify';
+import { sharedSchemasKey } from './shared-schemas-key.js';
+import { type CompileTime, madeOnce } from './validation.js';
 
 type Serialize = (document: unknown) => string;
 interface RouteDefinition {
@@ -13,18 +15,28 @@ interface RouteDefinition {
 // calls, so one compiled function serves every app of the process.
 const compiled = new Map<string, Map<string, Serialize>>();
 
-/** Fastify's serializer factory (`schemaController.compilersFactory.buildSerializer`). */
-export function buildSerializer(externalSchemas: unknown, serializerOptions?: Options) {
-  const shared = (externalSchemas ?? {}) as Record<string, unknown>;
-  const context = JSON.stringify([shared, serializerOptions ?? {}]);
-  const known = compiled.get(context) ?? new Map<string, Serialize>();
-  compiled.set(context, known);
-  return (route: RouteDefinition): Serialize => {
-    const schema = (route.schema ?? {}) as { $id?: string };
-    const key = JSON.stringify(schema);
-    const serialize = known.get(key) ?? compile(schema, shared, serializerOptions);
-    known.set(key, serialize);
-    return serialize;
+/**
+ * Fastify's serializer factory (`schemaController.compilersFactory.buildSerializer`), compiling
+ * each route's answer schemas while the app starts or when first used (`CompileTime`).
+ */
+export function serializerFactory(when: CompileTime) {
+  return (externalSchemas: unknown, serializerOptions?: Options) => {
+    const shared = (externalSchemas ?? {}) as Record<string, unknown>;
+    const context = `${sharedSchemasKey(shared)}${JSON.stringify(serializerOptions ?? {})}`;
+    const known = compiled.get(context) ?? new Map<string, Serialize>();
+    compiled.set(context, known);
+    return (route: RouteDefinition): Serialize => {
+      const schema = (route.schema ?? {}) as { $id?: string };
+      const serializer = () => {
+        const key = JSON.stringify(schema);
+        const serialize = known.get(key) ?? compile(schema, shared, serializerOptions);
+        known.set(key, serialize);
+        return serialize;
+      };
+      if (when === 'at-start') return serializer();
+      const real = madeOnce(serializer);
+      return (document) => real()(document);
+    };
   };
 }
 

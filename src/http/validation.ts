@@ -2,6 +2,7 @@
 import AjvCompiler from '@fastify/ajv-compiler';
 import { ERROR_MESSAGE } from './error-message.js';
 import { scalarStrings } from './scalar-strings.js';
+import { sharedSchemasKey } from './shared-schemas-key.js';
 
 type Options = AjvCompiler.Options;
 
@@ -49,16 +50,65 @@ function memoised(compiler: PoolCompiler): PoolCompiler {
   }) as PoolCompiler;
 }
 
+// The compilers of each set of shared schemas, by its JSON.
+const compilers = new Map<string, { forBodies: PoolCompiler; forUrlParts: PoolCompiler }>();
+
+function compilersFor(externalSchemas: Parameters<typeof pool>[0]) {
+  const key = sharedSchemasKey(externalSchemas as Record<string, unknown>);
+  const known = compilers.get(key);
+  if (known) return known;
+  const plugins = [scalarStrings];
+  const made = {
+    forBodies: memoised(pool(externalSchemas, { plugins, customOptions: bodies })),
+    forUrlParts: memoised(pool(externalSchemas, { plugins, customOptions: urlParts })),
+  };
+  compilers.set(key, made);
+  return made;
+}
+
+/**
+ * When route schemas are compiled: all while the app starts (the service: a schema Ajv cannot
+ * compile stops the start), or each when a request first needs it (tests, which build hundreds
+ * of apps and send each a few requests). The compiled functions are the same either way.
+ */
+export type CompileTime = 'at-start' | 'at-first-use';
+
 /**
  * Fastify's validator factory, with one Ajv for bodies and another for the query string, path
  * parameters and headers. Shared schemas (`$id`) are added to both.
  */
-export const buildValidator: AjvCompiler.BuildCompilerFromPool = (externalSchemas) => {
-  const plugins = [scalarStrings];
-  const forBodies = memoised(pool(externalSchemas, { plugins, customOptions: bodies }));
-  const forUrlParts = memoised(pool(externalSchemas, { plugins, customOptions: urlParts }));
-  // The pool's types describe a bare schema; Fastify passes the route's definition.
-  type RouteDefinition = Parameters<typeof forBodies>[0] & { httpPart?: string };
-  return ((route: RouteDefinition) =>
-    route.httpPart === 'body' ? forBodies(route) : forUrlParts(route)) as typeof forBodies;
-};
+export function validatorFactory(when: CompileTime): AjvCompiler.BuildCompilerFromPool {
+  return (externalSchemas) => {
+    const { forBodies, forUrlParts } = compilersFor(externalSchemas);
+    // The pool's types describe a bare schema; Fastify passes the route's definition.
+    type RouteDefinition = Parameters<typeof forBodies>[0] & { httpPart?: string };
+    return ((route: RouteDefinition) => {
+      const compile = () => (route.httpPart === 'body' ? forBodies(route) : forUrlParts(route));
+      return when === 'at-start' ? compile() : deferred(compile);
+    }) as typeof forBodies;
+  };
+}
+
+/** A validator that compiles its schema when first called, and then answers as Ajv's would. */
+function deferred(compile: () => Validate): Validate {
+  const real = madeOnce(compile);
+  const validate = ((data: unknown, context?: Parameters<Validate>[1]) => {
+    const compiled = real();
+    const valid = compiled(data, context);
+    validate.errors = compiled.errors;
+    return valid;
+  }) as Validate;
+  // Fastify gives an Ajv validator the request as the parent of the part it checks (so that
+  // coercion may replace the whole part), and tells Ajv's validators by their `schemaEnv`.
+  Object.defineProperty(validate, 'schemaEnv', { get: () => real().schemaEnv });
+  return validate;
+}
+
+/** `make`'s answer, made at the first call and kept for the next. */
+export function madeOnce<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+}

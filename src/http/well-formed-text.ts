@@ -31,33 +31,55 @@ interface Pending {
  * body may nest deeper than the call stack.
  */
 export function malformedText(value: unknown, root = ''): FieldError | undefined {
-  return holdsMalformedText(value) ? locate(value, root) : undefined;
+  const found = inspect(value);
+  if (found === 'too-deep') return { field: root, message: `${root || 'the value'} ${TOO_DEEP}` };
+  return found === 'malformed' ? locate(value, root) : undefined;
 }
 
+/**
+ * How deep arrays and objects may nest in what a client sends. No document of the API comes
+ * near it; without a bound, code that walks a client's JSON recursively (copying, redacting,
+ * comparing) could be made to exhaust the call stack.
+ */
+export const MAX_NESTING = 64;
+const TOO_DEEP = `must not nest arrays and objects more than ${MAX_NESTING} levels deep`;
+
 // Runs on every request (typeahead keystrokes included), so it keeps no paths and leaves
-// naming the field to `locate`, which runs only when something is wrong.
-function holdsMalformedText(value: unknown): boolean {
-  if (typeof value === 'string') return textProblem(value) !== undefined;
-  if (typeof value !== 'object' || value === null) return false;
+// naming the field to `locate`, which runs only when something is wrong. The depth of each
+// pending value is kept beside it, in a second stack of numbers.
+function inspect(value: unknown): 'malformed' | 'too-deep' | undefined {
+  if (typeof value === 'string') return textProblem(value) === undefined ? undefined : 'malformed';
+  if (typeof value !== 'object' || value === null) return undefined;
   const pending: object[] = [];
-  for (let current: object | undefined = value; current !== undefined; current = pending.pop()) {
+  const depths: number[] = [];
+  let depth = 1;
+  for (let current: object | undefined = value; current !== undefined; ) {
+    if (depth > MAX_NESTING) return 'too-deep';
     if (Array.isArray(current)) {
       for (const item of current) {
         if (typeof item === 'string') {
-          if (textProblem(item) !== undefined) return true;
-        } else if (typeof item === 'object' && item !== null) pending.push(item);
+          if (textProblem(item) !== undefined) return 'malformed';
+        } else if (typeof item === 'object' && item !== null) {
+          pending.push(item);
+          depths.push(depth + 1);
+        }
       }
-      continue;
+    } else {
+      for (const key in current) {
+        if (textProblem(key) !== undefined) return 'malformed';
+        const member = (current as Record<string, unknown>)[key];
+        if (typeof member === 'string') {
+          if (textProblem(member) !== undefined) return 'malformed';
+        } else if (typeof member === 'object' && member !== null) {
+          pending.push(member);
+          depths.push(depth + 1);
+        }
+      }
     }
-    for (const key in current) {
-      if (textProblem(key) !== undefined) return true;
-      const member = (current as Record<string, unknown>)[key];
-      if (typeof member === 'string') {
-        if (textProblem(member) !== undefined) return true;
-      } else if (typeof member === 'object' && member !== null) pending.push(member);
-    }
+    current = pending.pop();
+    depth = depths.pop() ?? 0;
   }
-  return false;
+  return undefined;
 }
 
 function locate(value: unknown, root: string): FieldError | undefined {

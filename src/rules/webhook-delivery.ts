@@ -255,6 +255,9 @@ export class WebhookDelivery {
       headers: webhookHeaders(target.secret, id, this.now(), body),
       body,
       signal: AbortSignal.timeout(this.options.timeoutMs),
+      // A redirect is the target's failure to take the message: following it would send the
+      // signed body to an address nobody configured (or, after a 303, drop it).
+      redirect: 'manual',
     })
       .then(async (response) => {
         await response.body?.cancel();

@@ -12,12 +12,13 @@ export async function setAdminPassword(db: Kysely<Database>, password: string): 
 /**
  * Makes sure an admin password exists at start. A configured password replaces the stored
  * one; with none configured and none stored, a strong one is generated and returned so the
- * caller can print it once.
+ * caller can print it once, unless another node starting on the same database stored its own
+ * first (`generatedByAnother`: that node printed it).
  */
 export async function ensureAdminPassword(
   db: Kysely<Database>,
   configured: string | undefined,
-): Promise<{ generated?: string }> {
+): Promise<{ generated?: string; generatedByAnother?: boolean }> {
   const stored = await storedAdminHash(db);
   if (configured) {
     if (!stored || !(await verifySecret(configured, stored))) await setAdminPassword(db, configured);
@@ -28,5 +29,5 @@ export async function ensureAdminPassword(
   // Two nodes starting together on a fresh database: only the first insert wins.
   await storeFirstAdminHash(db, await hashSecret(generated));
   const winner = await storedAdminHash(db);
-  return winner && (await verifySecret(generated, winner)) ? { generated } : {};
+  return winner && (await verifySecret(generated, winner)) ? { generated } : { generatedByAnother: true };
 }

@@ -1,10 +1,20 @@
 // Studios and API clients on the wire: what the Administrative API takes and answers.
 import { Type } from 'typebox';
+import { errorMessage } from '../http/error-message.js';
 import { adminErrors, IdString, withExamples } from '../http/schemas.js';
 import { SCOPES } from '../oauth/scopes.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
-const WebhookUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
+// No credentials in the URL: it is shown to every reader of the studio, its history and its
+// export, and fetch refuses such a URL anyway. A target authenticates the signature instead.
+const WebhookUrl = Type.String({
+  format: 'uri',
+  pattern: '^https?://[^/?#@]+([/?#]|$)',
+  maxLength: 2048,
+  ...errorMessage(
+    'must be an http(s) URL without user name or password (each target gets its own signing secret)',
+  ),
+});
 
 export const Studio = Type.Object(
   {

@@ -6,7 +6,7 @@ import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
 import { SecretBox } from '../../src/security/secret-box.js';
 import type { Database } from '../../src/storage/schema.js';
 import { call } from '../helpers/api.js';
-import { type BuildOptions, build, engines, freshStore, skipReason } from '../helpers/app.js';
+import { type BuildOptions, build, contractTest, engines, freshStore, skipReason } from '../helpers/app.js';
 import { captureLog } from '../helpers/log-capture.js';
 
 const PASSWORD = 'Sup3r-s3cret-pa55';
@@ -33,6 +33,7 @@ const fields = (body: { errors?: Array<{ field: string }> }) =>
 
 for (const engine of engines) {
   describe(`search-cluster definitions on ${engine}`, { skip: await skipReason(engine) }, () => {
+    const contract = contractTest(engine);
     test('creates a definition with the defaults and answers it with its timestamps', async (t) => {
       const { app } = await build(t, engine);
       const created = await call(app, 'POST', '/api/searchCluster', cloud('prod'));
@@ -77,7 +78,7 @@ for (const engine of engines) {
       assert.equal(created.body.concurrency, 1024);
     });
 
-    test('rejects any other stand-in for a number, boolean or string, naming each field', async (t) => {
+    contract('rejects any other stand-in for a number, boolean or string, naming each field', async (t) => {
       const { app } = await build(t, engine);
       const answer = await call(
         app,
@@ -97,7 +98,7 @@ for (const engine of engines) {
       assert.deepEqual(fields(fraction.body), ['bufferSize']);
     });
 
-    test('rejects values outside their limits', async (t) => {
+    contract('rejects values outside their limits', async (t) => {
       const { app } = await build(t, engine);
       const answer = await call(
         app,
@@ -122,28 +123,31 @@ for (const engine of engines) {
       assert.match(answer.body.message, /zkClientTimeout must be ≥ 1000/);
     });
 
-    test('rejects unknown fields, also inside authConfig, but accepts the read-only timestamps', async (t) => {
-      const { app } = await build(t, engine);
-      const unknown = await call(
-        app,
-        'POST',
-        '/api/searchCluster',
-        cloud('x', { zkHosts: 'a', authConfig: { authType: 'NONE', realm: 'r' } }),
-      );
-      assert.equal(unknown.status, 400);
-      assert.deepEqual(fields(unknown.body), ['authConfig.realm', 'zkHosts']);
-      assert.match(unknown.body.message, /zkHosts is not a known field/);
-      const readOnly = await call(
-        app,
-        'POST',
-        '/api/searchCluster',
-        cloud('x', { createdAt: '2000-01-01T00:00:00.000Z', updatedAt: 'whenever' }),
-      );
-      assert.equal(readOnly.status, 200);
-      assert.notEqual(readOnly.body.createdAt, '2000-01-01T00:00:00.000Z');
-    });
+    contract(
+      'rejects unknown fields, also inside authConfig, but accepts the read-only timestamps',
+      async (t) => {
+        const { app } = await build(t, engine);
+        const unknown = await call(
+          app,
+          'POST',
+          '/api/searchCluster',
+          cloud('x', { zkHosts: 'a', authConfig: { authType: 'NONE', realm: 'r' } }),
+        );
+        assert.equal(unknown.status, 400);
+        assert.deepEqual(fields(unknown.body), ['authConfig.realm', 'zkHosts']);
+        assert.match(unknown.body.message, /zkHosts is not a known field/);
+        const readOnly = await call(
+          app,
+          'POST',
+          '/api/searchCluster',
+          cloud('x', { createdAt: '2000-01-01T00:00:00.000Z', updatedAt: 'whenever' }),
+        );
+        assert.equal(readOnly.status, 200);
+        assert.notEqual(readOnly.body.createdAt, '2000-01-01T00:00:00.000Z');
+      },
+    );
 
-    test('checks the connect string for the mode', async (t) => {
+    contract('checks the connect string for the mode', async (t) => {
       const { app } = await build(t, engine);
       const url = await call(
         app,
@@ -166,7 +170,7 @@ for (const engine of engines) {
       assert.ok(!JSON.stringify(credentials.body).includes(PASSWORD));
     });
 
-    test('requires the fields of the auth type and rejects those of another', async (t) => {
+    contract('requires the fields of the auth type and rejects those of another', async (t) => {
       const { app } = await build(t, engine);
       const post = (authConfig: unknown) =>
         call(app, 'POST', '/api/searchCluster', cloud('auth', { authConfig }));
@@ -213,7 +217,7 @@ for (const engine of engines) {
       });
     });
 
-    test('needs an id on POST, of letters, digits, "-", "_" and "."', async (t) => {
+    contract('needs an id on POST, of letters, digits, "-", "_" and "."', async (t) => {
       const { app } = await build(t, engine);
       const missing = await call(app, 'POST', '/api/searchCluster', { connectString: 'zk1:2181' });
       assert.deepEqual(fields(missing.body), ['id']);
@@ -264,7 +268,7 @@ for (const engine of engines) {
       );
     });
 
-    test('answers 404 for a definition that does not exist', async (t) => {
+    contract('answers 404 for a definition that does not exist', async (t) => {
       const { app } = await build(t, engine);
       for (const [method, url] of [
         ['GET', '/api/searchCluster/none'],
@@ -280,6 +284,7 @@ for (const engine of engines) {
   });
 
   describe(`search-cluster secrets on ${engine}`, { skip: await skipReason(engine) }, () => {
+    const contract = contractTest(engine);
     test('answers a set password as the mask and stores it only sealed', async (t) => {
       const { app, store } = await build(t, engine);
       const created = await call(app, 'POST', '/api/searchCluster', cloud('s', { authConfig: basic() }));
@@ -350,7 +355,7 @@ for (const engine of engines) {
       );
     });
 
-    test('does not take the mask as a new password', async (t) => {
+    contract('does not take the mask as a new password', async (t) => {
       const { app } = await build(t, engine);
       const answer = await call(
         app,
@@ -376,6 +381,7 @@ for (const engine of engines) {
   });
 
   describe(`deleting a search cluster on ${engine}`, { skip: await skipReason(engine) }, () => {
+    const contract = contractTest(engine);
     test('refuses with 409 naming the dependants, and deletes nothing', async (t) => {
       const { app } = await build(t, engine);
       await call(app, 'POST', '/api/searchCluster', cloud('used'));
@@ -443,7 +449,7 @@ for (const engine of engines) {
       assert.equal((await call(app, 'DELETE', '/api/searchCluster/free')).status, 404);
     });
 
-    test('takes ?force only as a boolean', async (t) => {
+    contract('takes ?force only as a boolean', async (t) => {
       const { app } = await build(t, engine);
       await call(app, 'POST', '/api/searchCluster', cloud('f'));
       const answer = await call(app, 'DELETE', '/api/searchCluster/f?force=yes');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { type Answer, call } from '../helpers/api.js';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { adminAuth, build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { type FakeSolr, type FakeSolrOptions, startFakeSolr } from '../helpers/fake-solr.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { seedSolrCloud } from '../helpers/solr-cloud-layout.js';
@@ -37,6 +37,7 @@ async function assertNotStored(app: FastifyInstance, id: string): Promise<void> 
 for (const engine of engines) {
   const skip = zooKeeperSkipReason() ?? (await skipReason(engine));
   describe(`the search-cluster connectivity check through the API on ${engine}`, { skip }, () => {
+    const contract = contractTest(engine);
     let zk: ZooKeeperServer;
     // Each test seeds its own chroot, so tests never see each other's nodes.
     let chroots = 0;
@@ -70,7 +71,7 @@ for (const engine of engines) {
       assert.equal(solr.authorizations.length, 1, 'the Solr node was asked');
     });
 
-    test('answers not-a-solr-cluster naming the step and the chroot, and stores nothing', async (t) => {
+    contract('answers not-a-solr-cluster naming the step and the chroot, and stores nothing', async (t) => {
       const { app } = await build(t, engine);
       const solr = await solrNode(t);
       const root = chroot();
@@ -97,7 +98,7 @@ for (const engine of engines) {
       await assertNotStored(app, 'wrong-chroot');
     });
 
-    test('answers not-a-solr-cluster when no Solr node is live', async (t) => {
+    contract('answers not-a-solr-cluster when no Solr node is live', async (t) => {
       const { app } = await build(t, engine);
       const root = chroot();
       await seedSolrCloud(zk.connectString, { chroot: root, liveNodes: [] });
@@ -113,62 +114,68 @@ for (const engine of engines) {
       await assertNotStored(app, 'idle');
     });
 
-    test('answers cluster-unreachable when Solr rejects the credentials, and stores nothing', async (t) => {
-      const { app } = await build(t, engine);
-      const solr = await solrNode(t, { credentials });
-      const root = chroot();
-      await seedSolrCloud(zk.connectString, { chroot: root, liveNodes: [solr.nodeName] });
-      const body = {
-        id: 'guarded',
-        connectString: `${zk.connectString}${root}`,
-        authConfig: basicAuth('wrong-one'),
-      };
+    contract(
+      'answers cluster-unreachable when Solr rejects the credentials, and stores nothing',
+      async (t) => {
+        const { app } = await build(t, engine);
+        const solr = await solrNode(t, { credentials });
+        const root = chroot();
+        await seedSolrCloud(zk.connectString, { chroot: root, liveNodes: [solr.nodeName] });
+        const body = {
+          id: 'guarded',
+          connectString: `${zk.connectString}${root}`,
+          authConfig: basicAuth('wrong-one'),
+        };
 
-      const rejected = await call(app, 'POST', '/api/searchCluster?validate=true', body);
+        const rejected = await call(app, 'POST', '/api/searchCluster?validate=true', body);
 
-      assert.equal(rejected.status, 400);
-      assert.equal(rejected.body.code, 'cluster-unreachable');
-      assert.match(
-        rejected.body.message,
-        /check step solr-node failed: .*Solr rejected the credentials \(HTTP 401\)/,
-      );
-      assert.ok(!JSON.stringify(rejected.body).includes('wrong-one'));
-      await assertNotStored(app, 'guarded');
-      const accepted = await call(app, 'POST', '/api/searchCluster?validate=true', {
-        ...body,
-        authConfig: basicAuth(),
-      });
-      assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
-    });
+        assert.equal(rejected.status, 400);
+        assert.equal(rejected.body.code, 'cluster-unreachable');
+        assert.match(
+          rejected.body.message,
+          /check step solr-node failed: .*Solr rejected the credentials \(HTTP 401\)/,
+        );
+        assert.ok(!JSON.stringify(rejected.body).includes('wrong-one'));
+        await assertNotStored(app, 'guarded');
+        const accepted = await call(app, 'POST', '/api/searchCluster?validate=true', {
+          ...body,
+          authConfig: basicAuth(),
+        });
+        assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+      },
+    );
 
-    test('gives up on a port where nothing listens between zkConnectTimeout and one second later', async (t) => {
-      const { app } = await build(t, engine);
-      // The clock times the check, not the app's first start (routes compiled, indexes built).
-      await app.ready();
-      const port = await freePort();
-      const started = performance.now();
+    contract(
+      'gives up on a port where nothing listens between zkConnectTimeout and one second later',
+      async (t) => {
+        const { app } = await build(t, engine);
+        // The clock times the check, not the app's first start (routes compiled, indexes built).
+        await app.ready();
+        const port = await freePort();
+        const started = performance.now();
 
-      const answer = await call(app, 'POST', '/api/searchCluster?validate=true', {
-        id: 'dead',
-        connectString: `127.0.0.1:${port}/solr`,
-        zkConnectTimeout: 1000,
-      });
+        const answer = await call(app, 'POST', '/api/searchCluster?validate=true', {
+          id: 'dead',
+          connectString: `127.0.0.1:${port}/solr`,
+          zkConnectTimeout: 1000,
+        });
 
-      const elapsed = performance.now() - started;
-      assert.ok(elapsed >= 1000 && elapsed <= 2000, `answered after ${Math.round(elapsed)} ms`);
-      assert.equal(answer.status, 400);
-      assert.equal(answer.body.code, 'cluster-unreachable');
-      assert.match(
-        answer.body.message,
-        new RegExp(
-          `check step zookeeper-connect failed: could not connect to ZooKeeper at 127\\.0\\.0\\.1:${port}/solr within 1000 ms`,
-        ),
-      );
-      assert.deepEqual(stepsOf(answer), [['zookeeper-connect', false]]);
-      await assertNotStored(app, 'dead');
-    });
+        const elapsed = performance.now() - started;
+        assert.ok(elapsed >= 1000 && elapsed <= 2000, `answered after ${Math.round(elapsed)} ms`);
+        assert.equal(answer.status, 400);
+        assert.equal(answer.body.code, 'cluster-unreachable');
+        assert.match(
+          answer.body.message,
+          new RegExp(
+            `check step zookeeper-connect failed: could not connect to ZooKeeper at 127\\.0\\.0\\.1:${port}/solr within 1000 ms`,
+          ),
+        );
+        assert.deepEqual(stepsOf(answer), [['zookeeper-connect', false]]);
+        await assertNotStored(app, 'dead');
+      },
+    );
 
-    test('checks a standalone node at its URL', async (t) => {
+    contract('checks a standalone node at its URL', async (t) => {
       const { app } = await build(t, engine);
       const solr = await solrNode(t, { credentials });
       const port = await freePort();
@@ -313,7 +320,7 @@ for (const engine of engines) {
       assert.deepEqual(stepsOf(nowhere), [['zookeeper-connect', false]]);
     });
 
-    test('answers that Kerberos checks are not supported yet, and stores nothing', async (t) => {
+    contract('answers that Kerberos checks are not supported yet, and stores nothing', async (t) => {
       const { app } = await build(t, engine);
       const kerberos = {
         id: 'kdc',

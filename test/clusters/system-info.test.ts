@@ -5,7 +5,7 @@ import { after, before, describe, type TestContext, test } from 'node:test';
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { call } from '../helpers/api.js';
-import { build, engines, skipReason } from '../helpers/app.js';
+import { build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { type FakeSolr, type FakeSolrOptions, startFakeSolr } from '../helpers/fake-solr.js';
 import { seedSolrCloud } from '../helpers/solr-cloud-layout.js';
 import { freePort, startZooKeeper, type ZooKeeperServer, zooKeeperSkipReason } from '../helpers/zookeeper.js';
@@ -39,6 +39,7 @@ function assertCommonBody(body: Record<string, unknown>, status: number): void {
 for (const engine of engines) {
   const skip = zooKeeperSkipReason() ?? (await skipReason(engine));
   describe(`the system information of a search cluster's Solr nodes on ${engine}`, { skip }, () => {
+    const contract = contractTest(engine);
     let zk: ZooKeeperServer;
     let chroots = 0;
     const chroot = () => `/sysinfo-${engine}-${++chroots}`;
@@ -49,40 +50,47 @@ for (const engine of engines) {
       await zk?.stop();
     });
 
-    test('answers one node, the named node, or every live node by name, as Fusion documents', async (t) => {
-      const { app } = await build(t, engine);
-      const first = await solrNode(t);
-      const second = await solrNode(t);
-      const root = chroot();
-      await seedSolrCloud(zk.connectString, { chroot: root, liveNodes: [first.nodeName, second.nodeName] });
-      const created = await call(app, 'POST', '/api/searchCluster', {
-        id: 'prod',
-        connectString: `${zk.connectString}${root}`,
-      });
-      assert.equal(created.status, 200, JSON.stringify(created.body));
-      const [lower, higher] = [first, second].sort((a, b) => (a.nodeName < b.nodeName ? -1 : 1));
+    contract(
+      'answers one node, the named node, or every live node by name, as Fusion documents',
+      async (t) => {
+        const { app } = await build(t, engine);
+        const first = await solrNode(t);
+        const second = await solrNode(t);
+        const root = chroot();
+        await seedSolrCloud(zk.connectString, { chroot: root, liveNodes: [first.nodeName, second.nodeName] });
+        const created = await call(app, 'POST', '/api/searchCluster', {
+          id: 'prod',
+          connectString: `${zk.connectString}${root}`,
+        });
+        assert.equal(created.status, 200, JSON.stringify(created.body));
+        const [lower, higher] = [first, second].sort((a, b) => (a.nodeName < b.nodeName ? -1 : 1));
 
-      const one = await call(app, 'GET', '/api/searchCluster/prod/systemInfo');
-      assert.equal(one.status, 200, JSON.stringify(one.body));
-      assert.deepEqual(one.body, lower!.systemInfo);
+        const one = await call(app, 'GET', '/api/searchCluster/prod/systemInfo');
+        assert.equal(one.status, 200, JSON.stringify(one.body));
+        assert.deepEqual(one.body, lower!.systemInfo);
 
-      const named = await call(app, 'GET', `/api/searchCluster/prod/systemInfo?nodeName=${higher!.nodeName}`);
-      assert.equal(named.status, 200, JSON.stringify(named.body));
-      assert.deepEqual(named.body, higher!.systemInfo);
+        const named = await call(
+          app,
+          'GET',
+          `/api/searchCluster/prod/systemInfo?nodeName=${higher!.nodeName}`,
+        );
+        assert.equal(named.status, 200, JSON.stringify(named.body));
+        assert.deepEqual(named.body, higher!.systemInfo);
 
-      const all = await call(app, 'GET', '/api/searchCluster/prod/systemInfo?all=true');
-      assert.equal(all.status, 200, JSON.stringify(all.body));
-      assert.deepEqual(all.body, {
-        [first.nodeName]: first.systemInfo,
-        [second.nodeName]: second.systemInfo,
-      });
+        const all = await call(app, 'GET', '/api/searchCluster/prod/systemInfo?all=true');
+        assert.equal(all.status, 200, JSON.stringify(all.body));
+        assert.deepEqual(all.body, {
+          [first.nodeName]: first.systemInfo,
+          [second.nodeName]: second.systemInfo,
+        });
 
-      const notAll = await call(app, 'GET', '/api/searchCluster/prod/systemInfo?all=false');
-      assert.deepEqual(notAll.body, lower!.systemInfo);
+        const notAll = await call(app, 'GET', '/api/searchCluster/prod/systemInfo?all=false');
+        assert.deepEqual(notAll.body, lower!.systemInfo);
 
-      const matchesDocument = await documentedAnswer(app);
-      for (const answer of [one, named, all]) matchesDocument(answer.body);
-    });
+        const matchesDocument = await documentedAnswer(app);
+        for (const answer of [one, named, all]) matchesDocument(answer.body);
+      },
+    );
 
     test('asks the nodes with the stored credentials', async (t) => {
       const { app } = await build(t, engine);
@@ -101,7 +109,7 @@ for (const engine of engines) {
       assert.ok(solr.authorizations.every((header) => header?.startsWith('Basic ')));
     });
 
-    test('answers 404 in the common body for a node that is not live', async (t) => {
+    contract('answers 404 in the common body for a node that is not live', async (t) => {
       const { app } = await build(t, engine);
       const solr = await solrNode(t);
       const root = chroot();
@@ -125,7 +133,7 @@ for (const engine of engines) {
       assert.equal(solr.authorizations.length, 0, 'no node was asked');
     });
 
-    test('refuses nodeName together with all=true', async (t) => {
+    contract('refuses nodeName together with all=true', async (t) => {
       const { app } = await build(t, engine);
       await call(app, 'POST', '/api/searchCluster', { id: 'prod', connectString: `${zk.connectString}/x` });
       const answer = await call(app, 'GET', '/api/searchCluster/prod/systemInfo?nodeName=a:1_solr&all=true');
@@ -138,62 +146,72 @@ for (const engine of engines) {
       );
     });
 
-    test('answers an unreachable cluster as /nodes and /status do, within zkConnectTimeout', async (t) => {
-      const { app } = await build(t, engine);
-      const port = await freePort();
-      await call(app, 'POST', '/api/searchCluster', {
-        id: 'nowhere',
-        connectString: `127.0.0.1:${port}`,
-        zkConnectTimeout: 300,
-      });
-      const nodes = await call(app, 'GET', '/api/searchCluster/nowhere/nodes');
-      for (const query of ['', '?all=true', '?nodeName=127.0.0.1:8983_solr']) {
+    contract(
+      'answers an unreachable cluster as /nodes and /status do, within zkConnectTimeout',
+      async (t) => {
+        const { app } = await build(t, engine);
+        const port = await freePort();
+        await call(app, 'POST', '/api/searchCluster', {
+          id: 'nowhere',
+          connectString: `127.0.0.1:${port}`,
+          zkConnectTimeout: 300,
+        });
+        const nodes = await call(app, 'GET', '/api/searchCluster/nowhere/nodes');
+        for (const query of ['', '?all=true', '?nodeName=127.0.0.1:8983_solr']) {
+          const started = performance.now();
+          const answer = await call(app, 'GET', `/api/searchCluster/nowhere/systemInfo${query}`);
+          assert.ok(performance.now() - started < 1300, 'bounded by zkConnectTimeout');
+          assert.equal(answer.status, 400, query);
+          assertCommonBody(answer.body, 400);
+          assert.equal(answer.body.code, nodes.body.code);
+          assert.equal(answer.body.code, 'cluster-unreachable');
+          assert.deepEqual(
+            answer.body.details.steps.map((s: { step: string; ok: boolean }) => [s.step, s.ok]),
+            [['zookeeper-connect', false]],
+          );
+        }
+      },
+    );
+
+    contract(
+      'fails all=true naming every live node that did not answer, within zkConnectTimeout',
+      async (t) => {
+        const { app } = await build(t, engine);
+        const solr = await solrNode(t);
+        const silent = await solrNode(t, { behaviour: 'silent' });
+        const deadPort = await freePort();
+        const dead = `127.0.0.1:${deadPort}_solr`;
+        const root = chroot();
+        await seedSolrCloud(zk.connectString, {
+          chroot: root,
+          liveNodes: [solr.nodeName, silent.nodeName, dead],
+        });
+        await call(app, 'POST', '/api/searchCluster', {
+          id: 'partial',
+          connectString: `${zk.connectString}${root}`,
+          zkConnectTimeout: 1000,
+        });
         const started = performance.now();
-        const answer = await call(app, 'GET', `/api/searchCluster/nowhere/systemInfo${query}`);
-        assert.ok(performance.now() - started < 1300, 'bounded by zkConnectTimeout');
-        assert.equal(answer.status, 400, query);
-        assertCommonBody(answer.body, 400);
-        assert.equal(answer.body.code, nodes.body.code);
+        const answer = await call(app, 'GET', '/api/searchCluster/partial/systemInfo?all=true');
+        assert.ok(performance.now() - started < 2000, 'bounded by zkConnectTimeout');
+        assert.equal(answer.status, 400);
         assert.equal(answer.body.code, 'cluster-unreachable');
-        assert.deepEqual(
-          answer.body.details.steps.map((s: { step: string; ok: boolean }) => [s.step, s.ok]),
-          [['zookeeper-connect', false]],
+        assert.match(answer.body.message, /2 of the 3 live Solr nodes did not answer/);
+        assert.ok(answer.body.message.includes(dead), answer.body.message);
+        assert.ok(answer.body.message.includes(silent.nodeName), answer.body.message);
+        const last = answer.body.details.steps.at(-1);
+        assert.deepEqual([last.step, last.ok], ['solr-node', false]);
+        // The node that answers is still there for one node, or by its name.
+        const named = await call(
+          app,
+          'GET',
+          `/api/searchCluster/partial/systemInfo?nodeName=${solr.nodeName}`,
         );
-      }
-    });
+        assert.deepEqual(named.body, solr.systemInfo);
+      },
+    );
 
-    test('fails all=true naming every live node that did not answer, within zkConnectTimeout', async (t) => {
-      const { app } = await build(t, engine);
-      const solr = await solrNode(t);
-      const silent = await solrNode(t, { behaviour: 'silent' });
-      const deadPort = await freePort();
-      const dead = `127.0.0.1:${deadPort}_solr`;
-      const root = chroot();
-      await seedSolrCloud(zk.connectString, {
-        chroot: root,
-        liveNodes: [solr.nodeName, silent.nodeName, dead],
-      });
-      await call(app, 'POST', '/api/searchCluster', {
-        id: 'partial',
-        connectString: `${zk.connectString}${root}`,
-        zkConnectTimeout: 1000,
-      });
-      const started = performance.now();
-      const answer = await call(app, 'GET', '/api/searchCluster/partial/systemInfo?all=true');
-      assert.ok(performance.now() - started < 2000, 'bounded by zkConnectTimeout');
-      assert.equal(answer.status, 400);
-      assert.equal(answer.body.code, 'cluster-unreachable');
-      assert.match(answer.body.message, /2 of the 3 live Solr nodes did not answer/);
-      assert.ok(answer.body.message.includes(dead), answer.body.message);
-      assert.ok(answer.body.message.includes(silent.nodeName), answer.body.message);
-      const last = answer.body.details.steps.at(-1);
-      assert.deepEqual([last.step, last.ok], ['solr-node', false]);
-      // The node that answers is still there for one node, or by its name.
-      const named = await call(app, 'GET', `/api/searchCluster/partial/systemInfo?nodeName=${solr.nodeName}`);
-      assert.deepEqual(named.body, solr.systemInfo);
-    });
-
-    test('answers the one node of a standalone cluster by its SolrCloud-style name', async (t) => {
+    contract('answers the one node of a standalone cluster by its SolrCloud-style name', async (t) => {
       const { app } = await build(t, engine);
       const solr = await solrNode(t);
       await call(app, 'POST', '/api/searchCluster', {

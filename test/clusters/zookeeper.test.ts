@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { connectZooKeeper, ZooKeeperError } from '../../src/clusters/zookeeper.js';
+import { eventually } from '../helpers/eventually.js';
 import { seedSolrCloud } from '../helpers/solr-cloud-layout.js';
 import { startZooKeeper, type ZooKeeperServer, zooKeeperSkipReason } from '../helpers/zookeeper.js';
+
+const WATCH_LATE = 'the watch did not report the change';
 
 describe('a ZooKeeper session', { skip: zooKeeperSkipReason() }, () => {
   let zk: ZooKeeperServer;
@@ -66,12 +69,12 @@ describe('a ZooKeeper session', { skip: zooKeeperSkipReason() }, () => {
     assert.deepEqual(lists, [[]], 'the first list, of a node that does not exist yet, is empty');
 
     await seedSolrCloud(zk.connectString, { chroot: '/watched', liveNodes: ['127.0.0.1:8983_solr'] });
-    await until(() => lists.at(-1)?.length === 1);
+    await eventually(() => lists.at(-1)?.length === 1, { within: 5000, message: WATCH_LATE });
     await seedSolrCloud(zk.connectString, {
       chroot: '/watched',
       liveNodes: ['127.0.0.1:8983_solr', '127.0.0.1:7574_solr'],
     });
-    await until(() => lists.at(-1)?.length === 2);
+    await eventually(() => lists.at(-1)?.length === 2, { within: 5000, message: WATCH_LATE });
     assert.deepEqual(lists.at(-1), ['127.0.0.1:7574_solr', '127.0.0.1:8983_solr']);
   });
 
@@ -90,12 +93,3 @@ describe('connecting to ZooKeeper', () => {
     });
   });
 });
-
-/** Resolves once `done()` holds; fails after five seconds. */
-async function until(done: () => boolean): Promise<void> {
-  const giveUpAt = Date.now() + 5000;
-  while (!done()) {
-    assert.ok(Date.now() < giveUpAt, 'the watch did not report the change within 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

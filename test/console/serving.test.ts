@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import Fastify from 'fastify';
 import { consoleRoutes } from '../../src/http/console.js';
-import { build, engines, skipReason } from '../helpers/app.js';
+import { build, contractTest, engines, skipReason } from '../helpers/app.js';
 
 const PAGE =
   '<!doctype html><html><head><title>console</title></head><body><div id="root"></div></body></html>';
@@ -49,7 +49,8 @@ test('a console that was never built says how to build it', async (t) => {
 });
 
 for (const engine of engines) {
-  test(`the app serves the console with the documents' security headers (${engine})`, async (t) => {
+  const contract = contractTest(engine);
+  contract(`the app serves the console with the documents' security headers (${engine})`, async (t) => {
     const why = await skipReason(engine);
     if (why) return t.skip(why);
     const { app } = await build(t, engine);

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { adminAuth, build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { createRule, publishedRule, studioWithToken } from '../rules/api.js';
 
 const laptops = { conditions: { queries: ['Laptop'] } };
 
 for (const engine of engines) {
   describe(`Evaluation API on ${engine}`, { skip: await skipReason(engine) }, () => {
+    const contract = contractTest(engine);
     test('answers the live rules that fire on a query, their effect and the Solr parameters', async (t) => {
       const { app } = await build(t, engine);
       const access = await studioWithToken(app, 'shop');
@@ -178,7 +179,7 @@ for (const engine of engines) {
       assert.equal((await post({ q: 'laptop', useStaging: 'yes' })).statusCode, 400);
     });
 
-    test('answers 400 for bad parameters and 401/403 without the right token', async (t) => {
+    contract('answers 400 for bad parameters and 401/403 without the right token', async (t) => {
       const { app } = await build(t, engine);
       const access = await studioWithToken(app, 'shop');
       for (const query of [
@@ -203,7 +204,7 @@ for (const engine of engines) {
       assert.equal(path.statusCode, 403);
     });
 
-    test('gives admins the same answer at /api/studios/{id}/evaluate', async (t) => {
+    contract('gives admins the same answer at /api/studios/{id}/evaluate', async (t) => {
       const { app } = await build(t, engine);
       const access = await studioWithToken(app, 'shop');
       await publishedRule(app, access, {
@@ -227,7 +228,7 @@ for (const engine of engines) {
       assert.equal((await app.inject({ url: '/api/studios/shop/evaluate?q=a' })).statusCode, 401);
     });
 
-    test('counts evaluations by outcome and times them in /metrics', async (t) => {
+    contract('counts evaluations by outcome and times them in /metrics', async (t) => {
       const { app } = await build(t, engine);
       const access = await studioWithToken(app, 'shop');
       await publishedRule(app, access, {

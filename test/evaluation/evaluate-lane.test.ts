@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
 import fc from 'fast-check';
 import { EVALUATE_PATH } from '../../src/evaluation/evaluate-lane.js';
-import { adminAuth, engines, skipReason } from '../helpers/app.js';
+import { adminAuth, contractTest, engines, skipReason } from '../helpers/app.js';
 import { assertCounted, laneAndRouteNodes } from '../helpers/lanes.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { wireGet } from '../helpers/raw-request.js';
@@ -89,33 +89,37 @@ const bearer = (access: StudioAccess) => ({
 
 for (const engine of engines) {
   describe(`evaluations before routing on ${engine}`, { skip: await skipReason(engine) }, () => {
-    test('answer byte for byte what the route answers, and are counted in the request metrics', async (t) => {
-      const nodes = await twoNodes(t, engine);
-      const queries = [
-        'q=laptop',
-        'q=%20LAPTOP%20',
-        'q=laptop&explain=true',
-        'q=laptop&explain=false',
-        'q=laptop&segment=members',
-        'q=laptop&segment=guests&segment=members&queryProfile=main',
-        'q=my+laptop+bag&explain=true',
-        'q=sale&filter=color:red',
-        'q=sale&filter=color%3Ablue&filter=size:xl',
-        'q=',
-        'q=nothing+fires',
-        'explain=true&q=laptop',
-      ];
-      const before = nodes.answered();
-      for (const query of queries) {
-        const answer = await sameOnBoth(nodes, `${EVALUATE_PATH}?${query}`, bearer(nodes.access));
-        assert.match(answer, /^HTTP\/1\.1 200 /, query);
-      }
-      assert.equal(nodes.answered() - before, queries.length);
-      assert.equal(nodes.route.parts.lanes.answered(EVALUATE_PATH), 0);
-      await assertCounted(nodes.fast, EVALUATE_PATH, queries.length);
-    });
+    const contract = contractTest(engine);
+    contract(
+      'answer byte for byte what the route answers, and are counted in the request metrics',
+      async (t) => {
+        const nodes = await twoNodes(t, engine);
+        const queries = [
+          'q=laptop',
+          'q=%20LAPTOP%20',
+          'q=laptop&explain=true',
+          'q=laptop&explain=false',
+          'q=laptop&segment=members',
+          'q=laptop&segment=guests&segment=members&queryProfile=main',
+          'q=my+laptop+bag&explain=true',
+          'q=sale&filter=color:red',
+          'q=sale&filter=color%3Ablue&filter=size:xl',
+          'q=',
+          'q=nothing+fires',
+          'explain=true&q=laptop',
+        ];
+        const before = nodes.answered();
+        for (const query of queries) {
+          const answer = await sameOnBoth(nodes, `${EVALUATE_PATH}?${query}`, bearer(nodes.access));
+          assert.match(answer, /^HTTP\/1\.1 200 /, query);
+        }
+        assert.equal(nodes.answered() - before, queries.length);
+        assert.equal(nodes.route.parts.lanes.answered(EVALUATE_PATH), 0);
+        await assertCounted(nodes.fast, EVALUATE_PATH, queries.length);
+      },
+    );
 
-    test('leave every other request to the route, which answers it as before', async (t) => {
+    contract('leave every other request to the route, which answers it as before', async (t) => {
       const nodes = await twoNodes(t, engine);
       const headers = bearer(nodes.access);
       const cases: Array<[string, Record<string, string>]> = [
@@ -148,7 +152,7 @@ for (const engine of engines) {
       assert.equal(nodes.answered(), before);
     });
 
-    test('agree with the route on any query a shopper may type', async (t) => {
+    contract('agree with the route on any query a shopper may type', async (t) => {
       const nodes = await twoNodes(t, engine);
       const words = fc.oneof(
         fc.constantFrom('laptop', 'LAPTOP', 'laptop bag', 'sale', ' ', ''),
@@ -170,34 +174,37 @@ for (const engine of engines) {
       );
     });
 
-    test('log the line the route logs at info, and leave the request to the route at debug', async (t) => {
-      const logs = { fast: captureLog('info'), route: captureLog('info') };
-      const nodes = await twoNodes(t, engine, { fast: logs.fast.logger, route: logs.route.logger });
-      const lineOf = (lines: string[], id: string) => {
-        const mine = lines.map((line) => JSON.parse(line)).filter((line) => line.reqId === id);
-        assert.equal(mine.length, 1, id);
-        const { time, ms, ...rest } = mine[0];
-        assert.equal(typeof time, 'number');
-        assert.ok(typeof ms === 'number' && ms >= 0);
-        return JSON.stringify(rest);
-      };
-      const target = `${EVALUATE_PATH}?q=laptop&segment=members`;
-      const before = nodes.answered();
-      for (const id of ['trace-3', 'bad id']) {
-        const headers = { ...bearer(nodes.access), 'x-request-id': id };
-        const fromRoute = await wireGet(nodes.routePort, target, headers);
-        const fromLane = await wireGet(nodes.fastPort, target, headers);
-        const idOf = (answer: string) => /x-request-id: (.*)\r\n/.exec(answer)![1]!;
-        assert.equal(
-          lineOf(logs.fast.lines, idOf(fromLane)).replace(idOf(fromLane), 'ID'),
-          lineOf(logs.route.lines, idOf(fromRoute)).replace(idOf(fromRoute), 'ID'),
-        );
-      }
-      assert.equal(nodes.answered() - before, 2, 'the lane answered while logging at info');
-      nodes.fast.log.level = 'debug';
-      await wireGet(nodes.fastPort, target, bearer(nodes.access));
-      assert.equal(nodes.answered() - before, 2, 'at debug the route answers');
-    });
+    contract(
+      'log the line the route logs at info, and leave the request to the route at debug',
+      async (t) => {
+        const logs = { fast: captureLog('info'), route: captureLog('info') };
+        const nodes = await twoNodes(t, engine, { fast: logs.fast.logger, route: logs.route.logger });
+        const lineOf = (lines: string[], id: string) => {
+          const mine = lines.map((line) => JSON.parse(line)).filter((line) => line.reqId === id);
+          assert.equal(mine.length, 1, id);
+          const { time, ms, ...rest } = mine[0];
+          assert.equal(typeof time, 'number');
+          assert.ok(typeof ms === 'number' && ms >= 0);
+          return JSON.stringify(rest);
+        };
+        const target = `${EVALUATE_PATH}?q=laptop&segment=members`;
+        const before = nodes.answered();
+        for (const id of ['trace-3', 'bad id']) {
+          const headers = { ...bearer(nodes.access), 'x-request-id': id };
+          const fromRoute = await wireGet(nodes.routePort, target, headers);
+          const fromLane = await wireGet(nodes.fastPort, target, headers);
+          const idOf = (answer: string) => /x-request-id: (.*)\r\n/.exec(answer)![1]!;
+          assert.equal(
+            lineOf(logs.fast.lines, idOf(fromLane)).replace(idOf(fromLane), 'ID'),
+            lineOf(logs.route.lines, idOf(fromRoute)).replace(idOf(fromRoute), 'ID'),
+          );
+        }
+        assert.equal(nodes.answered() - before, 2, 'the lane answered while logging at info');
+        nodes.fast.log.level = 'debug';
+        await wireGet(nodes.fastPort, target, bearer(nodes.access));
+        assert.equal(nodes.answered() - before, 2, 'at debug the route answers');
+      },
+    );
 
     test('stop answering for a client the moment it is revoked', async (t) => {
       const nodes = await twoNodes(t, engine);

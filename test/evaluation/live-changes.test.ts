@@ -9,6 +9,7 @@ import { NEW_RULE_META } from '../../src/rules/rule-rows.js';
 import type { Engine } from '../../src/storage/database.js';
 import { deleteClient } from '../../src/studios/service.js';
 import { adminAuth, build, buildNodes, engines, skipReason, type TestApp } from '../helpers/app.js';
+import { eventually } from '../helpers/eventually.js';
 import { wireGet } from '../helpers/raw-request.js';
 import { createRule, studioWithToken, tokenFor } from '../rules/api.js';
 import { content } from '../rules/fixtures.js';
@@ -28,14 +29,11 @@ for (const engine of engines) {
       });
       const redirectOnB = async () =>
         (await b!.app.inject({ url: '/em-rules/evaluate?q=laptop', headers: onB })).json().effect.redirect;
-      const within = async (expected: string | null) => {
-        const started = Date.now();
-        while ((await redirectOnB()) !== expected) {
-          assert.ok(Date.now() - started < 2000, `node B still answers the old live set after 2 s`);
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
-        return Date.now() - started;
-      };
+      const within = (expected: string | null) =>
+        eventually(async () => assert.equal(await redirectOnB(), expected), {
+          within: 2000,
+          message: 'node B still answers the old live set',
+        });
       assert.equal(await redirectOnB(), null);
       const publish = await a!.app.inject({
         method: 'POST',
@@ -148,13 +146,11 @@ for (const engine of engines) {
         return names;
       };
       const converged = async (expected: string[][]) => {
-        const started = Date.now();
-        for (;;) {
-          assert.deepEqual(await firedOn(a, access.headers), expected, 'node A answers at once');
-          if (JSON.stringify(await firedOn(b, onB)) === JSON.stringify(expected)) return;
-          assert.ok(Date.now() - started < 2000, 'node B still answers the old live set after 2 s');
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
+        assert.deepEqual(await firedOn(a, access.headers), expected, 'node A answers at once');
+        await eventually(async () => assert.deepEqual(await firedOn(b, onB), expected), {
+          within: 2000,
+          message: 'node B still answers the old live set',
+        });
       };
       await converged([['one', 'two'], ['three'], []]);
       const fullBuilds = b!.app.parts.evaluation.rebuilds.fullBuilds;
@@ -256,13 +252,13 @@ for (const engine of engines) {
         payload: { publish: [rule.id] },
       });
       assert.equal(bulk.statusCode, 202, bulk.body);
-      const started = Date.now();
-      for (;;) {
-        const answer = (await app.inject({ url: '/em-rules/evaluate?q=x', headers: access.headers })).json();
-        if (answer.rules.length === 1) break;
-        assert.ok(Date.now() - started < 5000, 'the bulk publish never reached evaluation');
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      await eventually(
+        async () => {
+          const answer = await app.inject({ url: '/em-rules/evaluate?q=x', headers: access.headers });
+          return answer.json().rules.length === 1;
+        },
+        { within: 5000, message: 'the bulk publish never reached evaluation' },
+      );
     });
 
     test('a rewrite published through the Query Rewrites API rewrites queries, and stops when unpublished', async (t) => {
@@ -279,13 +275,11 @@ for (const engine of engines) {
       const rewritten = async () =>
         (await app.inject({ url: '/em-rules/evaluate?q=lapotp', headers: access.headers })).json()
           .rewrittenQuery;
-      const within = async (expected: string) => {
-        const started = Date.now();
-        while ((await rewritten()) !== expected) {
-          assert.ok(Date.now() - started < 2000, `still not ${expected} after 2 s`);
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
-      };
+      const within = (expected: string) =>
+        eventually(async () => assert.equal(await rewritten(), expected), {
+          within: 2000,
+          message: `still not ${expected}`,
+        });
       assert.equal(await rewritten(), 'lapotp', 'a draft rewrite does not apply');
       const preview = await app.inject({
         method: 'POST',
@@ -361,16 +355,16 @@ async function listeningNodes(t: TestContext, engine: Engine) {
    * Waits up to 2 s for the node to answer `status`. Until a node's copy holds a client, its
    * route answers (after reading the database): a 200 from the lane is the sign that it does.
    */
-  const within = async (node: TestApp, headers: Record<string, string>, status: 200 | 401, what: string) => {
+  const within = (node: TestApp, headers: Record<string, string>, status: 200 | 401, what: string) => {
     const answered = () => node.app.parts.lanes.answered(EVALUATE_PATH);
-    const started = Date.now();
-    for (;;) {
-      const before = answered();
-      const got = await statusOn(node, headers);
-      if (got === status && (status === 401 || answered() === before + 1)) return;
-      assert.ok(Date.now() - started < 2000, `node ${node === a ? 'A' : 'B'}: ${what} after 2 s`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    return eventually(
+      async () => {
+        const before = answered();
+        const got = await statusOn(node, headers);
+        return got === status && (status === 401 || answered() === before + 1);
+      },
+      { within: 2000, message: `node ${node === a ? 'A' : 'B'}: ${what}` },
+    );
   };
   return { a, b, access, statusOn, within };
 }

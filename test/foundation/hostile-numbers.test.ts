@@ -2,7 +2,7 @@
 // field and nothing is stored; strings stay strings.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { build, engines, skipReason } from '../helpers/app.js';
+import { build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { assertNoSearchCounted, sendRaw } from '../helpers/raw-request.js';
 import { studioWithToken } from '../rules/api.js';
 import { createInstance } from '../typeahead/helpers.js';
@@ -25,30 +25,34 @@ function assertRefused(
 
 for (const engine of engines) {
   describe(`numbers on ${engine}`, { skip: await skipReason(engine) }, () => {
-    test('refuses infinite and huge numbers in query strings with 400 naming the parameter', async (t) => {
-      const { app } = await build(t, engine);
-      const instance = await createInstance(app);
-      const cases = [
-        ['/api/links?limit=', 'limit'],
-        ['/api/links?offset=', 'offset'],
-        ['/api/links/directed?resource=app:shop&limit=', 'limit'],
-        ['/api/links/directed?resource=app:shop&offset=', 'offset'],
-        [`/api/typeahead/instances/${instance.id}/suggestions?limit=`, 'limit'],
-      ] as const;
-      for (const [url, field] of cases) {
-        for (const value of HUGE) {
-          assertRefused(await sendRaw(app, 'GET', `${url}${value}`), 'invalid-parameter', field);
+    const contract = contractTest(engine);
+    contract(
+      'refuses infinite and huge numbers in query strings with 400 naming the parameter',
+      async (t) => {
+        const { app } = await build(t, engine);
+        const instance = await createInstance(app);
+        const cases = [
+          ['/api/links?limit=', 'limit'],
+          ['/api/links?offset=', 'offset'],
+          ['/api/links/directed?resource=app:shop&limit=', 'limit'],
+          ['/api/links/directed?resource=app:shop&offset=', 'offset'],
+          [`/api/typeahead/instances/${instance.id}/suggestions?limit=`, 'limit'],
+        ] as const;
+        for (const [url, field] of cases) {
+          for (const value of HUGE) {
+            assertRefused(await sendRaw(app, 'GET', `${url}${value}`), 'invalid-parameter', field);
+          }
         }
-      }
-      for (const value of HUGE) {
-        const suggestions = await sendRaw(app, 'GET', `/typeahead/suggestions?limit=${value}`, {
-          headers: { authorization: `Embed ${instance.embedToken}` },
-        });
-        assertRefused(suggestions, 'invalid-parameter', 'limit');
-        const rotation = `/api/typeahead/instances/${instance.id}/embed-token?graceSeconds=${value}`;
-        assertRefused(await sendRaw(app, 'POST', rotation), 'invalid-parameter', 'graceSeconds');
-      }
-    });
+        for (const value of HUGE) {
+          const suggestions = await sendRaw(app, 'GET', `/typeahead/suggestions?limit=${value}`, {
+            headers: { authorization: `Embed ${instance.embedToken}` },
+          });
+          assertRefused(suggestions, 'invalid-parameter', 'limit');
+          const rotation = `/api/typeahead/instances/${instance.id}/embed-token?graceSeconds=${value}`;
+          assertRefused(await sendRaw(app, 'POST', rotation), 'invalid-parameter', 'graceSeconds');
+        }
+      },
+    );
 
     test('still takes numbers within bounds in query strings', async (t) => {
       const { app } = await build(t, engine);
@@ -56,7 +60,7 @@ for (const engine of engines) {
       assert.equal((await sendRaw(app, 'GET', '/api/links?offset=1000000001')).status, 400);
     });
 
-    test('refuses an infinite search-cluster integer and stores nothing', async (t) => {
+    contract('refuses an infinite search-cluster integer and stores nothing', async (t) => {
       const { app } = await build(t, engine);
       const fields = [
         'zkClientTimeout',
@@ -106,7 +110,7 @@ for (const engine of engines) {
       assert.equal((await sendRaw(app, 'GET', '/api/searchCluster/c2')).body.bufferSize, 300);
     });
 
-    test('refuses infinite typeahead settings and keeps the instance as it was', async (t) => {
+    contract('refuses infinite typeahead settings and keeps the instance as it was', async (t) => {
       const { app } = await build(t, engine);
       const instance = await createInstance(app);
       const before = await sendRaw(app, 'GET', `/api/typeahead/instances/${instance.id}`);
@@ -134,7 +138,7 @@ for (const engine of engines) {
       assert.equal(list.body.length, 1);
     });
 
-    test('refuses an infinite search-log count, in JSON and NDJSON, and counts nothing', async (t) => {
+    contract('refuses an infinite search-log count, in JSON and NDJSON, and counts nothing', async (t) => {
       const { app } = await build(t, engine);
       const instance = await createInstance(app);
       const url = `/api/typeahead/instances/${instance.id}/search-logs`;
@@ -159,7 +163,7 @@ for (const engine of engines) {
       await assertNoSearchCounted(app, instance.id);
     });
 
-    test('refuses infinite rule numbers and numbers sent for rule text', async (t) => {
+    contract('refuses infinite rule numbers and numbers sent for rule text', async (t) => {
       const { app } = await build(t, engine);
       const access = await studioWithToken(app, 'acme');
       const headers = access.headers;
@@ -183,7 +187,7 @@ for (const engine of engines) {
       assert.equal(listing.body.content.length, 0);
     });
 
-    test('refuses numbers and booleans sent for a studio name', async (t) => {
+    contract('refuses numbers and booleans sent for a studio name', async (t) => {
       const { app } = await build(t, engine);
       for (const value of ['-1e309', '12', 'true', 'null']) {
         const answer = await sendRaw(app, 'POST', '/api/studios', { json: `{"id":"s1","name":${value}}` });

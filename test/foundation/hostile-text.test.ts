@@ -2,7 +2,7 @@
 // acknowledged is exactly what is stored and read back, on either engine.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { build, engines, skipReason } from '../helpers/app.js';
+import { build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { assertNoSearchCounted, sendRaw } from '../helpers/raw-request.js';
 import { studioWithToken } from '../rules/api.js';
 import { createInstance } from '../typeahead/helpers.js';
@@ -28,43 +28,73 @@ function assertRefused(
 
 for (const engine of engines) {
   describe(`text on ${engine}`, { skip: await skipReason(engine) }, () => {
-    test('refuses NUL and lone surrogates in admin bodies, naming the field, and stores nothing', async (t) => {
-      const { app } = await build(t, engine);
-      for (const bad of [NUL, LONE_HIGH, LONE_LOW, `a${LONE_LOW}${LONE_HIGH}b`]) {
-        assertRefused(
-          await sendRaw(app, 'POST', '/api/studios', { json: `{"id":"s1","name":"Acme${bad}"}` }),
-          'invalid-body',
-          'name',
-        );
-        assertRefused(
-          await sendRaw(app, 'PUT', '/api/links', {
-            json: `{"subject":"app:a${bad}","object":"b","linkType":"dependsOn"}`,
-          }),
-          'invalid-body',
-          'subject',
-        );
-        assertRefused(
-          await sendRaw(app, 'POST', '/api/typeahead/instances', {
-            json: `{"name":"x","allowedOrigins":["*${bad}"]}`,
-          }),
-          'invalid-body',
-          'allowedOrigins[0]',
-        );
-        assertRefused(
-          await sendRaw(app, 'POST', '/api/searchCluster', {
-            json: `{"id":"c","connectString":"zk:2181","authConfig":{"authType":"BASIC","username":"u${bad}","password":"p"}}`,
-          }),
-          'invalid-body',
-          'authConfig.username',
-        );
-      }
-      assert.equal((await sendRaw(app, 'GET', '/api/studios/s1')).status, 404);
-      assert.deepEqual((await sendRaw(app, 'GET', '/api/links')).body, []);
-      assert.deepEqual((await sendRaw(app, 'GET', '/api/typeahead/instances')).body, []);
-      assert.deepEqual((await sendRaw(app, 'GET', '/api/searchCluster')).body, []);
-    });
+    const contract = contractTest(engine);
+    contract(
+      'refuses JSON nested deeper than 64 levels with 400, wherever it is sent, and stores nothing',
+      async (t) => {
+        const { app } = await build(t, engine);
+        const deep = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`;
+        const deepObject = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+        // 5,000 levels once made history's redaction overflow the call stack (a 500).
+        for (const data of [deep(5_000), deepObject(5_000), deep(64)]) {
+          const answer = await sendRaw(app, 'POST', '/api/history', {
+            json: `{"object":"pipeline:web","action":"deploy","summary":"deep","data":${data}}`,
+          });
+          assertRefused(answer, 'invalid-body', 'body');
+          assert.match(JSON.stringify(answer.body), /more than 64 levels deep/);
+        }
+        const rule = await sendRaw(app, 'POST', '/api/studios', { json: `{"id":"s1","name":${deep(100)}}` });
+        assertRefused(rule, 'invalid-body', 'body');
+        const listed = await sendRaw(app, 'GET', '/api/history?object=pipeline:web');
+        assert.equal(listed.body.page.totalElements, 0);
+        // Within the bound, deep data is taken as any other.
+        const fine = await sendRaw(app, 'POST', '/api/history', {
+          json: `{"object":"pipeline:web","action":"deploy","summary":"deep","data":{"x":${deep(60)}}}`,
+        });
+        assert.equal(fine.status, 201, JSON.stringify(fine.body));
+      },
+    );
 
-    test('refuses the ids . and .., which no URL can address', async (t) => {
+    contract(
+      'refuses NUL and lone surrogates in admin bodies, naming the field, and stores nothing',
+      async (t) => {
+        const { app } = await build(t, engine);
+        for (const bad of [NUL, LONE_HIGH, LONE_LOW, `a${LONE_LOW}${LONE_HIGH}b`]) {
+          assertRefused(
+            await sendRaw(app, 'POST', '/api/studios', { json: `{"id":"s1","name":"Acme${bad}"}` }),
+            'invalid-body',
+            'name',
+          );
+          assertRefused(
+            await sendRaw(app, 'PUT', '/api/links', {
+              json: `{"subject":"app:a${bad}","object":"b","linkType":"dependsOn"}`,
+            }),
+            'invalid-body',
+            'subject',
+          );
+          assertRefused(
+            await sendRaw(app, 'POST', '/api/typeahead/instances', {
+              json: `{"name":"x","allowedOrigins":["*${bad}"]}`,
+            }),
+            'invalid-body',
+            'allowedOrigins[0]',
+          );
+          assertRefused(
+            await sendRaw(app, 'POST', '/api/searchCluster', {
+              json: `{"id":"c","connectString":"zk:2181","authConfig":{"authType":"BASIC","username":"u${bad}","password":"p"}}`,
+            }),
+            'invalid-body',
+            'authConfig.username',
+          );
+        }
+        assert.equal((await sendRaw(app, 'GET', '/api/studios/s1')).status, 404);
+        assert.deepEqual((await sendRaw(app, 'GET', '/api/links')).body, []);
+        assert.deepEqual((await sendRaw(app, 'GET', '/api/typeahead/instances')).body, []);
+        assert.deepEqual((await sendRaw(app, 'GET', '/api/searchCluster')).body, []);
+      },
+    );
+
+    contract('refuses the ids . and .., which no URL can address', async (t) => {
       const { app } = await build(t, engine);
       for (const id of ['.', '..']) {
         assertRefused(
@@ -88,17 +118,22 @@ for (const engine of engines) {
       assert.deepEqual((await sendRaw(app, 'GET', '/api/searchCluster')).body, []);
     });
 
-    test('refuses NUL in member names, naming the member as JSON writes it, and the first fault first', async (t) => {
-      const { app } = await build(t, engine);
-      const answer = await sendRaw(app, 'POST', '/api/studios', {
-        json: `{"id":"s1","name":"n","x${NUL}":1}`,
-      });
-      assertRefused(answer, 'invalid-body', 'x\\u0000');
-      const both = await sendRaw(app, 'POST', '/api/studios', { json: `{"id":"s${NUL}","name":"n${NUL}"}` });
-      assertRefused(both, 'invalid-body', 'id');
-    });
+    contract(
+      'refuses NUL in member names, naming the member as JSON writes it, and the first fault first',
+      async (t) => {
+        const { app } = await build(t, engine);
+        const answer = await sendRaw(app, 'POST', '/api/studios', {
+          json: `{"id":"s1","name":"n","x${NUL}":1}`,
+        });
+        assertRefused(answer, 'invalid-body', 'x\\u0000');
+        const both = await sendRaw(app, 'POST', '/api/studios', {
+          json: `{"id":"s${NUL}","name":"n${NUL}"}`,
+        });
+        assertRefused(both, 'invalid-body', 'id');
+      },
+    );
 
-    test('refuses NUL and lone surrogates in rule fields and bulk rules', async (t) => {
+    contract('refuses NUL and lone surrogates in rule fields and bulk rules', async (t) => {
       const { app } = await build(t, engine);
       const { headers } = await studioWithToken(app, 'acme');
       const rule = (override: string) =>
@@ -127,7 +162,7 @@ for (const engine of engines) {
       assert.equal((await sendRaw(app, 'GET', '/em-rules', { headers })).body.content.length, 0);
     });
 
-    test('refuses NUL in path ids and query parameters with invalid-parameter', async (t) => {
+    contract('refuses NUL in path ids and query parameters with invalid-parameter', async (t) => {
       const { app } = await build(t, engine);
       const { headers } = await studioWithToken(app, 'acme');
       assertRefused(await sendRaw(app, 'GET', '/em-rules/%00', { headers }), 'invalid-parameter', 'id');
@@ -151,48 +186,54 @@ for (const engine of engines) {
       assertRefused(suggestions, 'invalid-parameter', 'prefix');
     });
 
-    test('refuses NUL and lone surrogates in search logs, in JSON and NDJSON, and counts nothing', async (t) => {
-      const { app } = await build(t, engine);
-      const instance = await createInstance(app);
-      const url = `/api/typeahead/instances/${instance.id}/search-logs`;
-      assertRefused(
-        await sendRaw(app, 'POST', url, { json: `[{"query":"shoes"},{"query":"bo${NUL}ots"}]` }),
-        'invalid-body',
-        '[1].query',
-      );
-      assertRefused(
-        await sendRaw(app, 'POST', url, {
-          json: `{"query":"shoes"}\n{"query":"boots${LONE_HIGH}"}\n`,
-          contentType: 'application/x-ndjson',
-        }),
-        'invalid-body',
-        '[1].query',
-      );
-      await assertNoSearchCounted(app, instance.id);
-    });
+    contract(
+      'refuses NUL and lone surrogates in search logs, in JSON and NDJSON, and counts nothing',
+      async (t) => {
+        const { app } = await build(t, engine);
+        const instance = await createInstance(app);
+        const url = `/api/typeahead/instances/${instance.id}/search-logs`;
+        assertRefused(
+          await sendRaw(app, 'POST', url, { json: `[{"query":"shoes"},{"query":"bo${NUL}ots"}]` }),
+          'invalid-body',
+          '[1].query',
+        );
+        assertRefused(
+          await sendRaw(app, 'POST', url, {
+            json: `{"query":"shoes"}\n{"query":"boots${LONE_HIGH}"}\n`,
+            contentType: 'application/x-ndjson',
+          }),
+          'invalid-body',
+          '[1].query',
+        );
+        await assertNoSearchCounted(app, instance.id);
+      },
+    );
 
-    test('answers a token request with NUL in the client id, in the form or in Basic, in OAuth2 form', async (t) => {
-      const { app } = await build(t, engine);
-      const response = await app.inject({
-        method: 'POST',
-        url: '/oauth2/token',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: 'grant_type=client_credentials&client_id=a%00&client_secret=b',
-      });
-      assert.equal(response.statusCode, 400, response.body);
-      assert.equal(response.json().error, 'invalid_request');
-      const basic = await app.inject({
-        method: 'POST',
-        url: '/oauth2/token',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from('a%00:b').toString('base64')}`,
-        },
-        payload: 'grant_type=client_credentials',
-      });
-      assert.equal(basic.statusCode, 400, basic.body);
-      assert.equal(basic.json().error, 'invalid_request');
-    });
+    contract(
+      'answers a token request with NUL in the client id, in the form or in Basic, in OAuth2 form',
+      async (t) => {
+        const { app } = await build(t, engine);
+        const response = await app.inject({
+          method: 'POST',
+          url: '/oauth2/token',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: 'grant_type=client_credentials&client_id=a%00&client_secret=b',
+        });
+        assert.equal(response.statusCode, 400, response.body);
+        assert.equal(response.json().error, 'invalid_request');
+        const basic = await app.inject({
+          method: 'POST',
+          url: '/oauth2/token',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: `Basic ${Buffer.from('a%00:b').toString('base64')}`,
+          },
+          payload: 'grant_type=client_credentials',
+        });
+        assert.equal(basic.statusCode, 400, basic.body);
+        assert.equal(basic.json().error, 'invalid_request');
+      },
+    );
 
     test('stores and reads back exactly the text it acknowledged, astral characters included', async (t) => {
       const { app } = await build(t, engine);

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { FastifyInstance } from 'fastify';
 import { redoclyLint } from '../../scripts/openapi-tools.js';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { adminAuth, build, contractTest, engines, skipReason } from '../helpers/app.js';
 
 type Security = Array<Record<string, string[]>>;
 
@@ -239,7 +239,8 @@ function bodyExample(doc: Document, path: string, method: string): object {
 
 for (const engine of engines) {
   describe(`"Try it out" from the document on ${engine}`, { skip: await skipReason(engine) }, () => {
-    test("answers 200 on each interface to the examples with the scheme's credential", async (t) => {
+    const contract = contractTest(engine);
+    contract("answers 200 on each interface to the examples with the scheme's credential", async (t) => {
       const { app } = await build(t, engine);
       const doc = await documentOf(app);
       const asAdmin = async (

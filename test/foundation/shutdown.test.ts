@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { build, engines, skipReason } from '../helpers/app.js';
+import { eventually } from '../helpers/eventually.js';
 import { ensureBuilt, npmStart } from '../helpers/process.js';
 
 const dirs: string[] = [];
@@ -134,8 +135,10 @@ for (const engine of engines) {
       const closing = app.close();
       // The next request on the open connection arrives while the app is closing.
       socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: during-shutdown\r\n\r\n');
-      for (let i = 0; i < 100 && !(await refused(url)); i++) await new Promise((r) => setTimeout(r, 20));
-      assert.ok(await refused(url), 'a new connection is refused once the shutdown started');
+      await eventually(
+        async () => assert.ok(await refused(url), 'a new connection is refused once the shutdown started'),
+        { within: 2000 },
+      );
       release();
 
       const [first, second] = (await answers).split(/(?=HTTP\/1\.1 )/);

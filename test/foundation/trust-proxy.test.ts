@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { ADMIN_PASSWORD, build, engines, skipReason } from '../helpers/app.js';
+import { ADMIN_PASSWORD, build, contractTest, engines, skipReason } from '../helpers/app.js';
 
 const basic = (password: string) => `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
 
@@ -45,7 +45,8 @@ describe('SEARCHDECK_TRUST_PROXY', () => {
 
 for (const engine of engines) {
   describe(`client addresses behind a proxy on ${engine}`, { skip: await skipReason(engine) }, () => {
-    test('takes the client from X-Forwarded-For when a trusted proxy sends it', async (t) => {
+    const contract = contractTest(engine);
+    contract('takes the client from X-Forwarded-For when a trusted proxy sends it', async (t) => {
       const { app } = await build(t, engine, { env: { SEARCHDECK_TRUST_PROXY: '10.0.0.0/8' } });
       for (let i = 0; i < 10; i++) {
         assert.equal((await fromPeer(app, '10.0.0.5', `wrong${i}`, '203.0.113.7')).statusCode, 401);
@@ -63,7 +64,7 @@ for (const engine of engines) {
       );
     });
 
-    test('ignores X-Forwarded-For from a peer that is not a trusted proxy', async (t) => {
+    contract('ignores X-Forwarded-For from a peer that is not a trusted proxy', async (t) => {
       const { app } = await build(t, engine, { env: { SEARCHDECK_TRUST_PROXY: '10.0.0.0/8' } });
       // A spoofed header, different on every attempt, does not let the client escape its limit.
       for (let i = 0; i < 10; i++) {
@@ -76,7 +77,7 @@ for (const engine of engines) {
       assert.equal((await fromPeer(app, '10.0.0.5', ADMIN_PASSWORD, '203.0.113.3')).statusCode, 200);
     });
 
-    test('ignores X-Forwarded-For from everyone when the setting is off', async (t) => {
+    contract('ignores X-Forwarded-For from everyone when the setting is off', async (t) => {
       const { app } = await build(t, engine);
       for (let i = 0; i < 10; i++) {
         assert.equal((await fromPeer(app, '10.0.0.5', `wrong${i}`, `203.0.113.${i}`)).statusCode, 401);

@@ -107,7 +107,7 @@ export async function build(t: TestContext, engine: Engine, options: BuildOption
     secretKey: Buffer.alloc(32, 7),
     logger: options.logger ?? false,
     ...(options.now ? { now: options.now } : {}),
-    ...(options.tuning ? { tuning: options.tuning } : {}),
+    tuning: { ...TEST_TUNING, ...options.tuning },
     ...(options.rewrites ? { rewrites: options.rewrites } : {}),
   });
   t.after(async () => {
@@ -116,6 +116,13 @@ export async function build(t: TestContext, engine: Engine, options: BuildOption
   });
   return { app, store: fresh.store, config: fresh.config };
 }
+
+/**
+ * How tests build apps unless they say otherwise: each route's schemas compiled when a request
+ * first needs them, since a test sends few of the routes any request (the service compiles all
+ * at start; the compiled functions are the same).
+ */
+export const TEST_TUNING: Tuning = { compileSchemas: 'at-first-use' };
 
 /**
  * What several nodes of one database wait for between looking at the others' changes: short,
@@ -135,7 +142,7 @@ export async function buildNodes(
 ): Promise<TestApp[]> {
   const fresh = await freshStore(engine, options.env);
   await ensureAdminPassword(fresh.store.db, fresh.config.adminPassword);
-  const tuning = { ...SHORT_POLLS, ...options.tuning };
+  const tuning = { ...TEST_TUNING, ...SHORT_POLLS, ...options.tuning };
   const nodes: TestApp[] = [];
   for (let i = 0; i < count; i++) {
     const store = i === 0 ? fresh.store : fresh.openAnother();

@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.js';
 import type { Tuning } from '../../src/http/area.js';
 import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
 import type { Engine } from '../../src/storage/database.js';
-import { adminAuth, freshStore, SHORT_POLLS } from './app.js';
+import { adminAuth, freshStore, SHORT_POLLS, TEST_TUNING } from './app.js';
 
 type AppLogger = Parameters<typeof buildApp>[0]['logger'];
 
@@ -42,7 +42,7 @@ export async function laneAndRouteNodes<T>(
       store: fresh.store,
       secretKey: Buffer.alloc(32, 7),
       logger,
-      tuning: { ...SHORT_POLLS, ...tuning },
+      tuning: { ...TEST_TUNING, ...SHORT_POLLS, ...tuning },
     });
   const apps: FastifyInstance[] = [];
   t.after(async () => {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { recordChange } from '../../src/history/service.js';
 import { call } from '../helpers/api.js';
-import { build, buildNodes, engines, skipReason } from '../helpers/app.js';
+import { build, buildNodes, contractTest, engines, skipReason } from '../helpers/app.js';
+import { eventually } from '../helpers/eventually.js';
 import { createRule, studioWithToken } from '../rules/api.js';
 
 const block = { type: 'blockList', name: 'Block discontinued', fieldName: 'id', fieldValues: ['P1'] };
@@ -35,17 +35,9 @@ async function trail(app: FastifyInstance, query = ''): Promise<string[][]> {
   return (await history(app, query)).map((e) => [e.actor, e.action, e.object]);
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await sleep(50);
-  }
-  throw new Error('timed out');
-}
-
 for (const engine of engines) {
   describe(`history on ${engine}`, { skip: await skipReason(engine) }, () => {
+    const contract = contractTest(engine);
     test('records each change of links, clusters, typeahead and studios as the admin', async (t) => {
       const { app } = await build(t, engine);
       const link = { subject: 'a', object: 'b', linkType: 'dependsOn' };
@@ -160,10 +152,14 @@ for (const engine of engines) {
       const started = await bearer('POST', '/em-rules/bulk', { create: [block, block, block] });
       assert.equal(started.statusCode, 202);
       const { operationId } = started.json();
-      await until(
-        async () =>
-          (await app.inject({ url: `/em-rules/bulk/${operationId}`, headers: access.headers })).json(),
-        (s) => s.status === 'DONE',
+      await eventually(
+        async () => {
+          const state = (
+            await app.inject({ url: `/em-rules/bulk/${operationId}`, headers: access.headers })
+          ).json();
+          assert.equal(state.status, 'DONE');
+        },
+        { within: 30_000 },
       );
 
       const clientEvents = await history(app, '&actor=client:ci');
@@ -409,7 +405,7 @@ for (const engine of engines) {
       assert.equal((await call(app, 'GET', '/api/history/unknown')).status, 404);
     });
 
-    test('refuses bad listing parameters and bodies with the common error body', async (t) => {
+    contract('refuses bad listing parameters and bodies with the common error body', async (t) => {
       const { app } = await build(t, engine);
       for (const query of [
         'size=0',

@@ -7,10 +7,11 @@ import { sql } from 'kysely';
 import { selectAppNames } from '../../src/links/repository.js';
 import { listApps } from '../../src/links/service.js';
 import { call } from '../helpers/api.js';
-import { build, engines, freshStore, skipReason } from '../helpers/app.js';
+import { build, contractTest, engines, freshStore, skipReason } from '../helpers/app.js';
 
 for (const engine of engines) {
   describe(`apps on ${engine}`, { skip: await skipReason(engine) }, () => {
+    const contract = contractTest(engine);
     test('lists each app named at either end of a link once, in id order', async (t) => {
       const { app } = await build(t, engine);
       assert.deepEqual((await call(app, 'GET', '/api/apps')).body, []);
@@ -47,7 +48,7 @@ for (const engine of engines) {
       assert.deepEqual((await call(app, 'GET', '/api/apps')).body, []);
     });
 
-    test('is listed at /api only, and only to a signed-in user', async (t) => {
+    contract('is listed at /api only, and only to a signed-in user', async (t) => {
       const { app } = await build(t, engine);
       assert.equal((await call(app, 'GET', '/api/apps/shop/apps')).status, 404);
       const anonymous = await app.inject({ method: 'GET', url: '/api/apps' });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
 import fc from 'fast-check';
 import { CHECK_PATH } from '../../src/links/check-lane.js';
-import { ADMIN_PASSWORD, adminAuth, engines, skipReason } from '../helpers/app.js';
+import { ADMIN_PASSWORD, adminAuth, contractTest, engines, skipReason } from '../helpers/app.js';
 import { assertCounted, laneAndRouteNodes } from '../helpers/lanes.js';
 import { wireGet } from '../helpers/raw-request.js';
 
@@ -46,6 +46,7 @@ const q = encodeURIComponent;
 
 for (const engine of engines) {
   describe(`link checks before routing on ${engine}`, { skip: await skipReason(engine) }, () => {
+    const contract = contractTest(engine);
     test('answer byte for byte what the route answers, and are counted in the request metrics', async (t) => {
       const nodes = await twoNodes(t, engine);
       const targets = [
@@ -82,7 +83,7 @@ for (const engine of engines) {
       await assertCounted(nodes.fast, CHECK_PATH, requests.length);
     });
 
-    test('leave every other request to the route, which answers it as before', async (t) => {
+    contract('leave every other request to the route, which answers it as before', async (t) => {
       const nodes = await twoNodes(t, engine);
       const wrong = `Basic ${Buffer.from('admin:not-the-password').toString('base64')}`;
       const stranger = `Basic ${Buffer.from(`nobody:${ADMIN_PASSWORD}`).toString('base64')}`;

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { adminAuth, build, contractTest, engines, skipReason } from '../helpers/app.js';
 
 const ISSUER = 'https://login.example.test/';
 type Key = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
@@ -44,6 +44,7 @@ for (const engine of engines) {
   describe(`tokens of an external OpenID Connect issuer on ${engine}`, {
     skip: await skipReason(engine),
   }, () => {
+    const contract = contractTest(engine);
     async function app(t: Parameters<typeof build>[0]) {
       const built = await build(t, engine, {
         env: {
@@ -83,24 +84,27 @@ for (const engine of engines) {
       assert.equal(elsewhere.statusCode, 403);
     });
 
-    test('rejects tokens signed by another key, for another audience, expired, or without a studio', async (t) => {
-      const service = await app(t);
-      const tokens = [
-        await externalToken({ studio_id: 'acme' }, { key: strangerKey }),
-        await externalToken({ studio_id: 'acme' }, { audience: 'someone-else' }),
-        await externalToken({ studio_id: 'acme' }, { expiresIn: '-1m' }),
-        await externalToken({}),
-        await externalToken({ studio_id: 'no-such-studio' }),
-      ];
-      for (const token of tokens) {
-        const response = await service.inject({
-          url: '/em-rules',
-          headers: { authorization: `Bearer ${token}` },
-        });
-        assert.equal(response.statusCode, 401, response.body);
-        assert.equal(response.json().code, 'unauthorized');
-      }
-    });
+    contract(
+      'rejects tokens signed by another key, for another audience, expired, or without a studio',
+      async (t) => {
+        const service = await app(t);
+        const tokens = [
+          await externalToken({ studio_id: 'acme' }, { key: strangerKey }),
+          await externalToken({ studio_id: 'acme' }, { audience: 'someone-else' }),
+          await externalToken({ studio_id: 'acme' }, { expiresIn: '-1m' }),
+          await externalToken({}),
+          await externalToken({ studio_id: 'no-such-studio' }),
+        ];
+        for (const token of tokens) {
+          const response = await service.inject({
+            url: '/em-rules',
+            headers: { authorization: `Bearer ${token}` },
+          });
+          assert.equal(response.statusCode, 401, response.body);
+          assert.equal(response.json().code, 'unauthorized');
+        }
+      },
+    );
 
     test('stops a token at once when its studio is deleted, and never accepts it for a studio created again under that id', async (t) => {
       let clock = Date.parse('2026-03-01T10:00:00Z');
@@ -146,7 +150,7 @@ for (const engine of engines) {
       assert.equal((await list(fresh)).statusCode, 200);
     });
 
-    test('still requires the rules scope', async (t) => {
+    contract('still requires the rules scope', async (t) => {
       const service = await app(t);
       const token = await externalToken({ studio_id: 'acme', scope: 'commercestudio.rewrites' });
       const response = await service.inject({

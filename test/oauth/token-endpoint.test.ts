@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { adminAuth, build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { studioWithToken, tokenFor } from '../rules/api.js';
 
 for (const engine of engines) {
   describe(`token endpoint and bearer authentication on ${engine}`, {
     skip: await skipReason(engine),
   }, () => {
-    test('issues tokens by Basic or form credentials and answers OAuth2 errors', async (t) => {
+    const contract = contractTest(engine);
+    contract('issues tokens by Basic or form credentials and answers OAuth2 errors', async (t) => {
       const { app } = await build(t, engine);
       const access = await studioWithToken(app, 'shop');
       const form = (body: string, headers: Record<string, string> = {}) =>
@@ -100,17 +101,20 @@ for (const engine of engines) {
       assert.deepEqual(clients.json(), []);
     });
 
-    test('verifies its own tokens through the app’s token service, with the client’s identity', async (t) => {
-      const { app } = await build(t, engine);
-      const access = await studioWithToken(app, 'shop', ['commercestudio.rules']);
-      const claims = await app.parts.oauth.verify(access.token);
-      assert.deepEqual(claims, {
-        studioId: 'shop',
-        clientId: access.clientId,
-        clientName: 'ci',
-        scopes: ['commercestudio.rules'],
-      });
-      await assert.rejects(app.parts.oauth.verify(`${access.token}x`), /invalid/);
-    });
+    contract(
+      'verifies its own tokens through the app’s token service, with the client’s identity',
+      async (t) => {
+        const { app } = await build(t, engine);
+        const access = await studioWithToken(app, 'shop', ['commercestudio.rules']);
+        const claims = await app.parts.oauth.verify(access.token);
+        assert.deepEqual(claims, {
+          studioId: 'shop',
+          clientId: access.clientId,
+          clientName: 'ci',
+          scopes: ['commercestudio.rules'],
+        });
+        await assert.rejects(app.parts.oauth.verify(`${access.token}x`), /invalid/);
+      },
+    );
   });
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -7,6 +8,7 @@ import { Registry } from 'prom-client';
 import { JobMetrics } from '../../src/jobs/job-metrics.js';
 import { openStore } from '../../src/storage/database.js';
 import { adminAuth, build, buildNodes, engines, skipReason } from '../helpers/app.js';
+import { eventually } from '../helpers/eventually.js';
 import { startFakeSolr } from '../helpers/fake-solr.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { testDatabaseUrl } from '../helpers/postgres.js';
@@ -85,12 +87,16 @@ for (const engine of engines) {
       // The operation counts as running from the moment it is accepted until it ends.
       assert.equal(await metric(app, 'searchdeck_rule_bulk_operations_running'), 1);
       const { operationId } = started.json<{ operationId: string }>();
-      for (let status = ''; status !== 'DONE'; ) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        const answer = await app.inject({ url: `/em-rules/bulk/${operationId}`, headers: access.headers });
-        status = answer.json<{ status: string }>().status;
-        assert.notEqual(status, 'FAILED', answer.body);
-      }
+      // Waited for until it ends either way, so that a failed operation fails the test at once.
+      const ended = await eventually(
+        async () => {
+          const answer = await app.inject({ url: `/em-rules/bulk/${operationId}`, headers: access.headers });
+          const { status } = answer.json<{ status: string }>();
+          return status === 'DONE' || status === 'FAILED' ? answer : false;
+        },
+        { within: 60_000, message: 'the bulk operation did not end' },
+      );
+      assert.notEqual(ended.json<{ status: string }>().status, 'FAILED', ended.body);
       const series = parseExposition(await scrape(app));
       const items = 'searchdeck_rule_bulk_items_processed_total';
       assert.equal(sampleValue(series, items, { operation: 'create', outcome: 'ok' }), 1500);
@@ -191,9 +197,13 @@ for (const engine of engines) {
       );
       let waiting: Promise<unknown> = Promise.resolve();
       try {
-        while (holding < max) await new Promise((resolve) => setTimeout(resolve, 5));
+        await eventually(() => holding >= max, { message: 'not every connection was taken' });
         waiting = sql`select 1`.execute(store.db);
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await eventually(() => store.pool.waiting >= 1, {
+          message: 'the query did not wait for a connection',
+        });
+        // A fixed time on purpose: the query waits this long, so the wait seconds asserted below count it.
+        await sleep(20);
         // A scrape needs the database now (the admin check, the outbox's pending count), so the
         // counts the gauges read are looked at directly while every connection is taken. The
         // node's once-a-second polls (typeahead, evaluation, query profiles) may wait too.
@@ -247,11 +257,13 @@ describe('database pool errors on postgres', { skip: await skipReason('postgres'
     await admin.end();
     const ended = rows.filter((row) => row.ended).length;
     assert.ok(ended > 0);
-    let lost = 0;
-    for (let i = 0; i < 100 && lost < ended; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      lost = await metric(app, 'searchdeck_db_pool_errors_total', { kind: 'connection-lost' });
-    }
+    const lost = await eventually(
+      async () => {
+        const counted = await metric(app, 'searchdeck_db_pool_errors_total', { kind: 'connection-lost' });
+        return counted >= ended ? counted : false;
+      },
+      { within: 2000, every: 20, message: `${ended} lost connections were not counted` },
+    );
     assert.equal(lost, ended);
     const logged = log.lines.map((line) => JSON.parse(line)).filter((l) => l.msg === 'database pool error');
     assert.equal(logged.length, ended);

@@ -3,7 +3,7 @@ import { describe, type TestContext, test } from 'node:test';
 import fc from 'fast-check';
 import { QUERY_ROUTE } from '../../src/query/query-lane.js';
 import { call } from '../helpers/api.js';
-import { adminAuth, engines, skipReason } from '../helpers/app.js';
+import { adminAuth, contractTest, engines, skipReason } from '../helpers/app.js';
 import { assertCounted, laneAndRouteNodes } from '../helpers/lanes.js';
 import { wireGet } from '../helpers/raw-request.js';
 import { publishedRule, studioWithToken } from '../rules/api.js';
@@ -88,6 +88,7 @@ async function sameOnBoth(nodes: Nodes, target: string, headers: Record<string, 
 
 for (const engine of engines) {
   describe(`shoppers' queries before routing on ${engine}`, { skip: await skipReason(engine) }, () => {
+    const contract = contractTest(engine);
     test('answer byte for byte what the route answers, send Solr the same, and are counted', async (t) => {
       const nodes = await twoNodes(t, engine);
       const queries = [
@@ -117,7 +118,7 @@ for (const engine of engines) {
       assert.match(blocked, /"rules":\[\{[^\]]*"name":"Block"/, 'the live rule fired');
     });
 
-    test('leave every other request to the route, which answers it as before', async (t) => {
+    contract('leave every other request to the route, which answers it as before', async (t) => {
       const nodes = await twoNodes(t, engine);
       const { bearer } = nodes;
       const cases: Array<[string, Record<string, string>]> = [
@@ -142,21 +143,24 @@ for (const engine of engines) {
       assert.equal(nodes.answered(), before);
     });
 
-    test('a query the lane sent that Solr failed is answered by the route, never sent twice', async (t) => {
-      const nodes = await twoNodes(t, engine);
-      for (const mode of ['down', 'error'] as const) {
-        nodes.solr.mode = mode;
-        const before = nodes.answered();
-        const answer = await sameOnBoth(nodes, `${QUERY}?q=laptop`, nodes.bearer);
-        assert.match(answer, /^HTTP\/1\.1 502 /, mode);
-        assert.match(answer, /"code":"solr-failed"/, mode);
-        assert.equal(nodes.answered(), before, mode);
-      }
-      nodes.solr.mode = 'ok';
-      assert.match(await wireGet(nodes.fastPort, `${QUERY}?q=laptop`, nodes.bearer), /^HTTP\/1\.1 200 /);
-    });
+    contract(
+      'a query the lane sent that Solr failed is answered by the route, never sent twice',
+      async (t) => {
+        const nodes = await twoNodes(t, engine);
+        for (const mode of ['down', 'error'] as const) {
+          nodes.solr.mode = mode;
+          const before = nodes.answered();
+          const answer = await sameOnBoth(nodes, `${QUERY}?q=laptop`, nodes.bearer);
+          assert.match(answer, /^HTTP\/1\.1 502 /, mode);
+          assert.match(answer, /"code":"solr-failed"/, mode);
+          assert.equal(nodes.answered(), before, mode);
+        }
+        nodes.solr.mode = 'ok';
+        assert.match(await wireGet(nodes.fastPort, `${QUERY}?q=laptop`, nodes.bearer), /^HTTP\/1\.1 200 /);
+      },
+    );
 
-    test('agree with the route on any query a shopper may type', async (t) => {
+    contract('agree with the route on any query a shopper may type', async (t) => {
       const nodes = await twoNodes(t, engine);
       const text = fc.oneof(
         fc.constantFrom('laptop', 'LAPTOP', 'sale', ' ', '', '{!join from=a to=b}x', 'a:"b"'),

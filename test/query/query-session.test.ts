@@ -3,7 +3,7 @@
 // an ended session is refused.
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
-import { ADMIN_PASSWORD, adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { ADMIN_PASSWORD, adminAuth, build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { createUser, signIn } from '../users/helpers.js';
 import { startSelectSolr } from './select-solr.js';
 
@@ -24,7 +24,8 @@ async function withProfile(t: TestContext, engine: (typeof engines)[number]) {
 
 for (const engine of engines) {
   describe(`query endpoint with a console session on ${engine}`, { skip: await skipReason(engine) }, () => {
-    test("a viewer's session queries through a profile and reads what searchdeck did", async (t) => {
+    const contract = contractTest(engine);
+    contract("a viewer's session queries through a profile and reads what searchdeck did", async (t) => {
       const { app, solr } = await withProfile(t, engine);
       await createUser(app, 'vera', 'viewer');
       const { cookie } = await signIn(app, 'vera');
@@ -36,7 +37,7 @@ for (const engine of engines) {
       assert.equal(solr.received.length, 1);
     });
 
-    test('a POST with a session needs its CSRF token', async (t) => {
+    contract('a POST with a session needs its CSRF token', async (t) => {
       const { app } = await withProfile(t, engine);
       const { cookie, csrfToken } = await signIn(app, 'admin', ADMIN_PASSWORD);
       const form = { 'content-type': 'application/x-www-form-urlencoded' };

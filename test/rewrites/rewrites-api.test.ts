@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { liveRewritesOf, RewritesService, stagingRewritesOf } from '../../src/rewrites/service.js';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { adminAuth, build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { call, createRewrite, publish, REWRITES_ONLY, type RewriteJson, studioWithToken } from './api.js';
 
 const misspelling = { type: 'misspelling', misspelling: 'lapotp', correction: 'laptop' };
@@ -16,6 +16,7 @@ const examples = [
 
 for (const engine of engines) {
   describe(`Query Rewrites API on ${engine}`, { skip: await skipReason(engine) }, () => {
+    const contract = contractTest(engine);
     test('creates every kind as a draft, with its fields, defaults and who made it', async (t) => {
       const { app } = await build(t, engine);
       const access = await studioWithToken(app, 'shop', REWRITES_ONLY);
@@ -89,7 +90,7 @@ for (const engine of engines) {
       await call(app, access, 'GET', `/query-rewrites/${other.id}`, undefined, 404);
     });
 
-    test('refuses bad fields of each kind with the common error body, changing nothing', async (t) => {
+    contract('refuses bad fields of each kind with the common error body, changing nothing', async (t) => {
       const { app } = await build(t, engine);
       const access = await studioWithToken(app, 'shop', REWRITES_ONLY);
       const bad: Array<[Record<string, unknown>, string]> = [

@@ -4,7 +4,7 @@ import { listRules } from '../../src/rules/listing.js';
 import { MAX_SEARCH_CHARACTERS, MAX_SEARCH_WORDS } from '../../src/rules/listing-params.js';
 import { MAX_CONFLICTS_PER_RULE } from '../../src/rules/page-conflicts.js';
 import { createStudio } from '../../src/studios/service.js';
-import { build, engines, skipReason } from '../helpers/app.js';
+import { build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { type RuleJson, studioWithToken } from './api.js';
 import { content, minimalBodies } from './fixtures.js';
 import { referenceListing } from './listing-reference.js';
@@ -14,7 +14,8 @@ const WORDS = Array.from({ length: 40 }, (_, i) => `w${i.toString(36)}ord`);
 
 for (const engine of engines) {
   describe(`bounded rules listing on ${engine}`, { skip: await skipReason(engine) }, () => {
-    test('answers 400 naming the limit for a searchQuery over 32 words or 512 characters', async (t) => {
+    const contract = contractTest(engine);
+    contract('answers 400 naming the limit for a searchQuery over 32 words or 512 characters', async (t) => {
       const { app } = await build(t, engine);
       const access = await studioWithToken(app, 'shop');
       const get = (searchQuery: string) =>

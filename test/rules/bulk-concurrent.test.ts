@@ -3,9 +3,9 @@
 // chunk is then run again, so both operations end DONE with every item counted once.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { build, engines, skipReason } from '../helpers/app.js';
+import { eventually } from '../helpers/eventually.js';
 import { type StudioAccess, studioWithToken } from './api.js';
 
 const RULES = 100;
@@ -26,15 +26,18 @@ async function bulk(
   return started.json<{ operationId: string }>().operationId;
 }
 
-async function finished(app: FastifyInstance, access: StudioAccess, operationId: string) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const status = (
-      await app.inject({ url: `/em-rules/bulk/${operationId}`, headers: access.headers })
-    ).json<{ status: string; counts: Record<string, number>; errors: unknown[] }>();
-    if (status.status === 'DONE' || status.status === 'FAILED' || Date.now() > deadline) return status;
-    await sleep(20);
-  }
+/** The operation's status once it has ended, DONE or FAILED. */
+function finished(app: FastifyInstance, access: StudioAccess, operationId: string) {
+  return eventually(
+    async () => {
+      const status = (
+        await app.inject({ url: `/em-rules/bulk/${operationId}`, headers: access.headers })
+      ).json<{ status: string; counts: Record<string, number>; errors: unknown[] }>();
+      return (status.status === 'DONE' || status.status === 'FAILED') && status;
+    },
+    // Every 20 ms rather than 10: the two operations under test share the event loop with the polls.
+    { within: 60_000, every: 20, message: `bulk operation ${operationId} did not end` },
+  );
 }
 
 for (const engine of engines) {

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
 import type { Store } from '../../src/storage/database.js';
-import { adminAuth, build, engines, freshStore, skipReason } from '../helpers/app.js';
+import { adminAuth, build, engines, freshStore, SHORT_POLLS, skipReason } from '../helpers/app.js';
+import { eventually } from '../helpers/eventually.js';
 import { createRule, type StudioAccess, studioWithToken } from './api.js';
 
 // Short retries, so that a failing receiver is retried within the test.
@@ -32,15 +32,6 @@ async function receiver(t: { after(fn: () => unknown): void }, statuses: number[
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise((resolve) => server.close(resolve)));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received };
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await sleep(20);
-  }
 }
 
 function syncStatus(app: FastifyInstance, access: StudioAccess, id: string) {
@@ -70,15 +61,18 @@ for (const engine of engines) {
       });
       assert.equal(set.statusCode, 200);
       const rule = await createRule(app, access, block);
-      const synced = await until(
-        syncStatus(app, access, rule.id),
-        (s) => s.stagingSyncStatus.status === 'SYNCED',
-      );
+      const synced = await eventually(async () => {
+        const status = await syncStatus(app, access, rule.id)();
+        return status.stagingSyncStatus.status === 'SYNCED' && status;
+      });
       assert.equal(synced.stagingSyncStatus.status, 'SYNCED');
       assert.ok(hook.received.length >= 2, 'the first delivery failed and was retried');
       assert.equal(hook.received.at(-1)?.stage, 'staging');
       await app.inject({ method: 'POST', url: `/em-rules/${rule.id}/publish`, headers: access.headers });
-      const live = await until(syncStatus(app, access, rule.id), (s) => s.liveSyncStatus.status === 'SYNCED');
+      const live = await eventually(async () => {
+        const status = await syncStatus(app, access, rule.id)();
+        return status.liveSyncStatus.status === 'SYNCED' && status;
+      });
       assert.equal(live.liveSyncStatus.status, 'SYNCED');
     });
 
@@ -92,7 +86,7 @@ for (const engine of engines) {
           store,
           secretKey: Buffer.alloc(32, 7),
           logger: false,
-          tuning: { syncRetryDelaysMs: [retryMs] },
+          tuning: { ...SHORT_POLLS, syncRetryDelaysMs: [retryMs] },
         });
       // The first node stops after the first attempt; its retry, due a little later, is in
       // the outbox, and the next node sends it.
@@ -106,19 +100,16 @@ for (const engine of engines) {
         payload: { syncTargets: [hook.url] },
       });
       const rule = await createRule(first, access, block);
-      await until(
-        async () => hook.received.length,
-        (n) => n >= 1,
-      );
+      await eventually(() => hook.received.length >= 1);
       await first.close();
 
       assert.equal(hook.received.length, 1);
       const second = await node(fresh.openAnother(), 50);
       t.after(() => second.close());
-      const synced = await until(
-        syncStatus(second, access, rule.id),
-        (s) => s.stagingSyncStatus.status === 'SYNCED',
-      );
+      const synced = await eventually(async () => {
+        const status = await syncStatus(second, access, rule.id)();
+        return status.stagingSyncStatus.status === 'SYNCED' && status;
+      });
       assert.equal(synced.stagingSyncStatus.status, 'SYNCED');
       assert.equal(hook.received.length, 2);
     });
@@ -182,10 +173,10 @@ for (const engine of engines) {
         payload: { syncTargets: [hook.url] },
       });
       const rule = await createRule(app, access, block);
-      const failed = await until(
-        syncStatus(app, access, rule.id),
-        (s) => s.stagingSyncStatus.status === 'FAILED',
-      );
+      const failed = await eventually(async () => {
+        const status = await syncStatus(app, access, rule.id)();
+        return status.stagingSyncStatus.status === 'FAILED' && status;
+      });
       assert.equal(failed.stagingSyncStatus.status, 'FAILED');
       assert.equal(hook.received.length, 3, JSON.stringify(hook.received.map((r) => [r.stage, r.version])));
     });
@@ -215,11 +206,14 @@ for (const engine of engines) {
       });
       assert.equal(pending.json().isPendingBulkOperation, true);
 
-      const status = await until(
-        async () =>
-          (await app.inject({ url: `/em-rules/bulk/${operationId}`, headers: access.headers })).json(),
-        (s) => s.status === 'DONE' || s.status === 'FAILED',
-        60_000,
+      const status = await eventually(
+        async () => {
+          const status = (
+            await app.inject({ url: `/em-rules/bulk/${operationId}`, headers: access.headers })
+          ).json();
+          return (status.status === 'DONE' || status.status === 'FAILED') && status;
+        },
+        { within: 60_000 },
       );
       assert.equal(status.status, 'DONE');
       assert.deepEqual(status.counts, { created: 1100, updated: 1, deleted: 1, published: 1, failed: 2 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { build, engines, skipReason } from '../helpers/app.js';
+import { build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { createRule, type RuleJson, studioWithToken } from './api.js';
 
 interface Parameter {
@@ -17,7 +17,8 @@ interface Parameter {
 
 for (const engine of engines) {
   describe(`listing parameters on ${engine}`, { skip: await skipReason(engine) }, () => {
-    test('the OpenAPI document shows their bounds, defaults and enums', async (t) => {
+    const contract = contractTest(engine);
+    contract('the OpenAPI document shows their bounds, defaults and enums', async (t) => {
       const { app } = await build(t, engine);
       const document = (await app.inject({ url: '/api/openapi.json' })).json();
       for (const path of ['/em-rules', '/studios/{studioId}/em-rules']) {
@@ -60,29 +61,32 @@ for (const engine of engines) {
       assert.equal((await list('')).page.size, 20);
     });
 
-    test('answer the spec’s message for a bad page, size, sort or fields, naming the parameter', async (t) => {
-      const { app } = await build(t, engine);
-      const access = await studioWithToken(app, 'shop');
-      const cases: Array<[string, string, string]> = [
-        ['page=1000000000', 'page', 'page must be an integer ≥ 0'],
-        ['page=', 'page', 'page must be an integer ≥ 0'],
-        ['size=1.5', 'size', 'size must be an integer from 1 to 1000'],
-        ['sort=name,color', 'sort', 'sort property must be one of name,'],
-        ['fields=CONFLICTS,ALL', 'fields', 'fields must be among TARGETED_DOCUMENTS,'],
-        ['publishState=LIVE', 'publishState', 'publishState must be one of DRAFT, PUBLISHED'],
-      ];
-      for (const [query, field, message] of cases) {
-        const response = await app.inject({ url: `/em-rules?${query}`, headers: access.headers });
-        assert.equal(response.statusCode, 400, query);
-        const body = response.json();
-        assert.equal(body.code, 'invalid-parameter', query);
-        assert.ok(body.message.startsWith(message), `${query}: ${body.message}`);
-        assert.deepEqual(
-          body.errors.map((error: { field: string }) => error.field),
-          [field],
-          query,
-        );
-      }
-    });
+    contract(
+      'answer the spec’s message for a bad page, size, sort or fields, naming the parameter',
+      async (t) => {
+        const { app } = await build(t, engine);
+        const access = await studioWithToken(app, 'shop');
+        const cases: Array<[string, string, string]> = [
+          ['page=1000000000', 'page', 'page must be an integer ≥ 0'],
+          ['page=', 'page', 'page must be an integer ≥ 0'],
+          ['size=1.5', 'size', 'size must be an integer from 1 to 1000'],
+          ['sort=name,color', 'sort', 'sort property must be one of name,'],
+          ['fields=CONFLICTS,ALL', 'fields', 'fields must be among TARGETED_DOCUMENTS,'],
+          ['publishState=LIVE', 'publishState', 'publishState must be one of DRAFT, PUBLISHED'],
+        ];
+        for (const [query, field, message] of cases) {
+          const response = await app.inject({ url: `/em-rules?${query}`, headers: access.headers });
+          assert.equal(response.statusCode, 400, query);
+          const body = response.json();
+          assert.equal(body.code, 'invalid-parameter', query);
+          assert.ok(body.message.startsWith(message), `${query}: ${body.message}`);
+          assert.deepEqual(
+            body.errors.map((error: { field: string }) => error.field),
+            [field],
+            query,
+          );
+        }
+      },
+    );
   });
 }

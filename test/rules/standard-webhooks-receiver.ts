@@ -40,9 +40,13 @@ export interface Received {
   at: number;
 }
 
-/** A webhook receiver answering with the given statuses in turn (the last one repeats). */
+/**
+ * A webhook receiver answering with the given statuses in turn (the last one repeats); with
+ * `location` set, each answer carries it (a redirect).
+ */
 export async function receiver(t: { after(fn: () => unknown): void }, statuses: number[] = [200]) {
   const received: Received[] = [];
+  const state: { location?: string } = {};
   const server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => {
@@ -51,10 +55,12 @@ export async function receiver(t: { after(fn: () => unknown): void }, statuses: 
     request.on('end', () => {
       received.push({ headers: request.headers, body, json: JSON.parse(body), at: Date.now() });
       response.statusCode = statuses[Math.min(received.length - 1, statuses.length - 1)]!;
+      if (state.location) response.setHeader('location', state.location);
       response.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise((resolve) => server.close(resolve)));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received };
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return Object.assign(state, { url, received });
 }

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { buildApp } from '../../src/app.js';
@@ -8,20 +7,23 @@ import { claimDelivery } from '../../src/rules/delivery-repository.js';
 import { backoffDelays } from '../../src/rules/webhook-delivery.js';
 import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
 import { enqueueUndelivered } from '../../src/storage/migrations/0304_webhook_outbox.js';
-import { adminAuth, build, buildNodes, engines, freshStore, skipReason } from '../helpers/app.js';
+import {
+  adminAuth,
+  build,
+  buildNodes,
+  engines,
+  freshStore,
+  SHORT_POLLS,
+  skipReason,
+} from '../helpers/app.js';
+import { eventually } from '../helpers/eventually.js';
 import { createRule, studioWithToken } from './api.js';
 import { receiver, verifyWebhook } from './standard-webhooks-receiver.js';
 
 const block = { type: 'blockList', name: 'Block', fieldName: 'id', fieldValues: ['P1'] };
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await sleep(20);
-  }
-}
+// How long a delivery may take to arrive or to end.
+const DELIVERY = { within: 15_000 };
 
 function admin(app: FastifyInstance, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) {
   return app.inject({ method, url, headers: { authorization: adminAuth }, ...(payload ? { payload } : {}) });
@@ -63,7 +65,13 @@ for (const engine of engines) {
       await ensureAdminPassword(fresh.store.db, fresh.config.adminPassword);
       t.after(() => fresh.close());
       const node = (store = fresh.store) =>
-        buildApp({ config: fresh.config, store, secretKey: Buffer.alloc(32, 7), logger: false });
+        buildApp({
+          config: fresh.config,
+          store,
+          secretKey: Buffer.alloc(32, 7),
+          logger: false,
+          tuning: SHORT_POLLS,
+        });
       const hook = await receiver(t);
       const first = await node();
       await first.ready();
@@ -78,25 +86,23 @@ for (const engine of engines) {
       const second = await node(fresh.openAnother());
       t.after(() => second.close());
       await second.ready();
-      const [arrived] = (
-        await until(
-          async () => hook.received,
-          (r) => r.length >= 1,
-        )
-      ).slice();
+      const [arrived] = await eventually(() => hook.received.length >= 1 && hook.received.slice(), DELIVERY);
       assert.ok(arrived, 'the delivery arrived');
       assert.equal(arrived.json.ruleId, rule.id);
       assert.equal(arrived.json.stage, 'staging');
       assert.equal(verifyWebhook(secret!.secret, arrived.headers, arrived.body), undefined);
-      const listed = await until(
-        () => deliveries(second, 'shop'),
-        (d) => d[0]?.status === 'DELIVERED',
-      );
+      const listed = await eventually(async () => {
+        const listed = await deliveries(second, 'shop');
+        return listed[0]?.status === 'DELIVERED' && listed;
+      }, DELIVERY);
       assert.deepEqual(
         listed.map((d) => [d.id, d.status, d.attempts]),
         [[arrived.headers['webhook-id'], 'DELIVERED', 1]],
       );
-      await sleep(100);
+      // Instead of waiting for a second send that must not come: the sender looks at the outbox
+      // once more now, then stops, waiting for whatever it still had under way.
+      await second.parts.rules.webhooks.sendDue();
+      await second.parts.rules.webhooks.close();
       assert.equal(hook.received.length, 1);
     });
 
@@ -119,14 +125,8 @@ for (const engine of engines) {
       assert.ok(stored.every((row) => !secrets.some((s) => row.secret.includes(s.secret.slice(6)))));
 
       const rule = await createRule(app, access, block);
-      const [message] = await until(
-        async () => hook.received,
-        (r) => r.length >= 1,
-      );
-      const [copy] = await until(
-        async () => other.received,
-        (r) => r.length >= 1,
-      );
+      const [message] = await eventually(() => hook.received.length >= 1 && hook.received, DELIVERY);
+      const [copy] = await eventually(() => other.received.length >= 1 && other.received, DELIVERY);
       assert.equal(verifyWebhook(secrets[0]!.secret, message!.headers, message!.body), undefined);
       assert.equal(verifyWebhook(secrets[1]!.secret, copy!.headers, copy!.body), undefined);
       assert.equal(message!.headers['webhook-id'], copy!.headers['webhook-id']);
@@ -155,10 +155,7 @@ for (const engine of engines) {
         [hook.url, other.url],
       );
       await app.inject({ method: 'POST', url: `/em-rules/${rule.id}/publish`, headers: access.headers });
-      const [, live] = await until(
-        async () => hook.received,
-        (r) => r.length >= 2,
-      );
+      const [, live] = await eventually(() => hook.received.length >= 2 && hook.received, DELIVERY);
       assert.equal(live!.json.stage, 'live');
       assert.equal(verifyWebhook(fresh[0]!.secret, live!.headers, live!.body), undefined);
       assert.equal(verifyWebhook(secrets[0]!.secret, live!.headers, live!.body), 'no matching signature');
@@ -171,10 +168,7 @@ for (const engine of engines) {
       await setTargets(app, 'shop', [hook.url]);
       await store.db.deleteFrom('studio_sync_target_secret').execute();
       await createRule(app, access, block);
-      const [message] = await until(
-        async () => hook.received,
-        (r) => r.length >= 1,
-      );
+      const [message] = await eventually(() => hook.received.length >= 1 && hook.received, DELIVERY);
       assert.equal(typeof message!.headers['webhook-id'], 'string');
       assert.equal(message!.headers['webhook-signature'], undefined);
     });
@@ -185,21 +179,24 @@ for (const engine of engines) {
       const access = await studioWithToken(app, 'shop');
       await setTargets(app, 'shop', [hook.url]);
       const rule = await createRule(app, access, block);
-      const pending = await until(
-        () => deliveries(app, 'shop'),
-        (d) => d[0]?.attempts === 1,
-      );
+      const pending = await eventually(async () => {
+        const listed = await deliveries(app, 'shop');
+        return listed[0]?.attempts === 1 && listed;
+      }, DELIVERY);
       assert.equal(pending[0]!.status, 'PENDING');
       assert.ok(pending[0]!.nextAttemptAt !== null);
       assert.match(pending[0]!.lastError ?? '', /answered 503/);
-      const [failed] = await until(
-        () => deliveries(app, 'shop'),
-        (d) => d[0]?.status === 'FAILED',
-      );
+      const [failed] = await eventually(async () => {
+        const listed = await deliveries(app, 'shop');
+        return listed[0]?.status === 'FAILED' && listed;
+      }, DELIVERY);
       assert.equal(failed!.status, 'FAILED');
       assert.equal(failed!.attempts, 3);
       assert.equal(failed!.nextAttemptAt, null);
-      await sleep(500);
+      // Instead of waiting for an attempt that must not come: the sender looks at the outbox
+      // once more now, then stops, waiting for whatever it still had under way.
+      await app.parts.rules.webhooks.sendDue();
+      await app.parts.rules.webhooks.close();
       assert.equal(hook.received.length, 3, 'no attempt after the last one');
       const [first, second, third] = hook.received.map((r) => r.at);
       assert.ok(second! - first! >= 90, `first retry after ${second! - first!} ms`);
@@ -217,6 +214,25 @@ for (const engine of engines) {
       assert.match(metrics, /^searchdeck_webhook_delivery_duration_seconds_count 3$/m);
     });
 
+    test('a redirect is a failed delivery: the signed body is not sent on to where it points', async (t) => {
+      const { app } = await build(t, engine, { tuning: { syncRetryDelaysMs: [60_000] } });
+      const elsewhere = await receiver(t, [200]);
+      const redirecting = await receiver(t, [307]);
+      redirecting.location = elsewhere.url;
+      const access = await studioWithToken(app, 'shop');
+      await setTargets(app, 'shop', [redirecting.url]);
+      await createRule(app, access, block);
+      const [attempted] = await eventually(async () => {
+        const listed = await deliveries(app, 'shop');
+        return listed[0]?.attempts === 1 && listed;
+      }, DELIVERY);
+      assert.equal(attempted!.status, 'PENDING');
+      assert.match(attempted!.lastError ?? '', /answered 307/);
+      await app.parts.rules.webhooks.close();
+      assert.equal(redirecting.received.length, 1);
+      assert.equal(elsewhere.received.length, 0, 'the redirect was followed');
+    });
+
     test('two nodes on one database send each delivery once', async (t) => {
       const nodes = await buildNodes(t, engine, 2);
       const [a, b] = nodes.map((n) => n.app) as [FastifyInstance, FastifyInstance];
@@ -227,11 +243,16 @@ for (const engine of engines) {
       const rules = await Promise.all(
         Array.from({ length: 30 }, (_, i) => createRule(i % 2 ? a : b, access, { ...block, name: `R${i}` })),
       );
-      await until(
-        async () => hook.received.length,
-        (n) => n >= rules.length,
-      );
-      await sleep(1_500);
+      await eventually(() => hook.received.length >= rules.length, DELIVERY);
+      // Every delivery ended, instead of a fixed 1.5 s; then, instead of waiting for each node's
+      // next look at the outbox (every second), both look once more now and stop, waiting for
+      // whatever they still had under way: a second send of a delivery has arrived by then.
+      await eventually(async () => {
+        const listed = await deliveries(b, 'shop', '?limit=1000');
+        return listed.length === rules.length && listed.every((d) => d.status !== 'PENDING');
+      }, DELIVERY);
+      await Promise.all([a, b].map((node) => node.parts.rules.webhooks.sendDue()));
+      await Promise.all([a, b].map((node) => node.parts.rules.webhooks.close()));
       const ids = hook.received.map((r) => r.headers['webhook-id']);
       assert.equal(ids.length, rules.length);
       assert.equal(new Set(ids).size, rules.length);
@@ -272,9 +293,9 @@ for (const engine of engines) {
       const access = await studioWithToken(app, 'shop');
       await setTargets(app, 'shop', [hook.url]);
       for (let i = 0; i < 3; i++) await createRule(app, access, { ...block, name: `R${i}` });
-      await until(
-        () => deliveries(app, 'shop', '?status=DELIVERED'),
-        (d) => d.length === 3,
+      await eventually(
+        async () => (await deliveries(app, 'shop', '?status=DELIVERED')).length === 3,
+        DELIVERY,
       );
       const all = await deliveries(app, 'shop');
       const pages = [
@@ -348,10 +369,10 @@ for (const engine of engines) {
       await first.close();
       const rekeyed = await node(8);
       t.after(() => rekeyed.close());
-      const [failed] = await until(
-        () => deliveries(rekeyed, 'shop'),
-        (d) => d[0]?.status === 'FAILED',
-      );
+      const [failed] = await eventually(async () => {
+        const listed = await deliveries(rekeyed, 'shop');
+        return listed[0]?.status === 'FAILED' && listed;
+      }, DELIVERY);
       assert.equal(failed!.attempts, 2);
       assert.match(failed!.lastError ?? '', /rotate the secrets/);
       assert.equal(hook.received.length, 0);

@@ -1,18 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { freshStore, skipReason } from '../helpers/app.js';
-
-/** Waits until `count()` reaches `expected`, or fails after `withinMs`. */
-async function reaches(count: () => number, expected: number, withinMs: number): Promise<void> {
-  const started = Date.now();
-  while (count() < expected) {
-    if (Date.now() - started > withinMs)
-      assert.fail(`${count()} notices of ${expected} within ${withinMs} ms`);
-    await sleep(20);
-  }
-}
+import { eventually } from '../helpers/eventually.js';
 
 const postgresSkip = await skipReason('postgres');
 
@@ -37,12 +27,14 @@ describe('notifications between nodes', () => {
     const listening = notifications.listen(channel, (payload) => heard.push(payload));
     t.after(() => listening.close());
     // The listener connects in the background: publish until it hears a first notice.
-    const started = Date.now();
-    while (heard.length === 0) {
-      if (Date.now() - started > 5000) assert.fail('the listener heard nothing within 5 s');
-      await notifications.publish(store.db, channel, 'ready');
-      await sleep(50);
-    }
+    await eventually(
+      async () => {
+        if (heard.length > 0) return true;
+        await notifications.publish(store.db, channel, 'ready');
+        return false;
+      },
+      { within: 5000, message: 'the listener heard nothing' },
+    );
     await store.db
       .transaction()
       .execute(async (trx) => {
@@ -51,7 +43,10 @@ describe('notifications between nodes', () => {
       })
       .catch(() => {});
     await store.db.transaction().execute((trx) => notifications.publish(trx, channel, 'committed'));
-    await reaches(() => heard.filter((payload) => payload === 'committed').length, 1, 2000);
+    await eventually(() => heard.includes('committed'), {
+      within: 2000,
+      message: 'the committed notice did not arrive',
+    });
     assert.deepEqual(
       heard.filter((payload) => payload !== 'ready'),
       ['committed'],

@@ -4,12 +4,12 @@
 // and smaller ones are counted until together they pass it.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Store } from '../../src/storage/database.js';
 import { call } from '../helpers/api.js';
 import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { eventually } from '../helpers/eventually.js';
 import { REWRITES_ONLY, call as rewriteCall } from '../rewrites/api.js';
 import { type StudioAccess, studioWithToken } from '../rules/api.js';
 
@@ -45,15 +45,16 @@ async function bulkCreate(app: FastifyInstance, access: StudioAccess, from: numb
   });
   assert.equal(started.statusCode, 202, started.body);
   const { operationId } = started.json<{ operationId: string }>();
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const status = (
-      await app.inject({ url: `/em-rules/bulk/${operationId}`, headers: access.headers })
-    ).json<{ status: string }>();
-    if (status.status === 'DONE') break;
-    assert.ok(status.status !== 'FAILED' && Date.now() < deadline, JSON.stringify(status));
-    await sleep(20);
-  }
+  const status = await eventually(
+    async () => {
+      const status = (
+        await app.inject({ url: `/em-rules/bulk/${operationId}`, headers: access.headers })
+      ).json<{ status: string }>();
+      return (status.status === 'DONE' || status.status === 'FAILED') && status;
+    },
+    { within: 60_000, message: `bulk operation ${operationId} did not end` },
+  );
+  assert.ok(status.status !== 'FAILED', JSON.stringify(status));
   await app.parts.statistics.settled();
 }
 

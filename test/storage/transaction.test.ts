@@ -47,6 +47,10 @@ for (const engine of engines) {
       const started = new Promise<void>((resolve) => {
         bothStarted = resolve;
       });
+      let otherWrote: () => void = () => {};
+      const written = new Promise<void>((resolve) => {
+        otherWrote = resolve;
+      });
       const step = async () => {
         if (++firstStepsDone === 2) bothStarted();
         await started;
@@ -72,11 +76,13 @@ for (const engine of engines) {
           attempts++;
           await settingValue(trx, 'a');
           await step();
-          await new Promise((resolve) => setTimeout(resolve, 20));
+          // Writes only once the other connection has committed, not after a guessed 20 ms.
+          await written;
           await setValue(trx, 'b', 'x');
         });
         await step();
         await setValue(other, 'a', 'y');
+        otherWrote();
         await reader;
         assert.equal(attempts, 2);
         assert.deepEqual([await settingValue(one, 'a'), await settingValue(one, 'b')], ['y', 'x']);

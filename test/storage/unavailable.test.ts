@@ -10,6 +10,7 @@ import type { Config } from '../../src/config.js';
 import { type Engine, type Store, sqliteFile } from '../../src/storage/database.js';
 import { DatabaseUnavailableError, databaseFailure } from '../../src/storage/unavailable.js';
 import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { eventually } from '../helpers/eventually.js';
 import { testDatabaseUrl } from '../helpers/postgres.js';
 import { studioWithToken } from '../rules/api.js';
 import { createInstance } from '../typeahead/helpers.js';
@@ -174,7 +175,11 @@ describe('a PostgreSQL database that goes away', async () => {
     try {
       const answer = app.inject({ method: 'PUT', url: '/api/links', headers, payload: link });
       // Once the request waits for the lock, its connection is ended under it.
-      await waitFor(async () => (await terminate(application, "wait_event_type = 'Lock'")) > 0);
+      await eventually(async () => (await terminate(application, "wait_event_type = 'Lock'")) > 0, {
+        within: 2000,
+        every: 20,
+        message: 'the request never waited for the lock',
+      });
       assertUnavailable(await answer);
     } finally {
       await release();
@@ -196,6 +201,8 @@ describe('a PostgreSQL database that goes away', async () => {
       // A connection whose end had not yet arrived may be handed out once: 503, never 500.
       if (response.statusCode !== 200) assertUnavailable(response);
     }
+    // A fixed pause: the ends of the other terminated connections reach only the pg pool, which
+    // tells nobody when it has dropped them; the request after it must then be served.
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal((await app.inject({ url: '/api/links', headers })).statusCode, 200);
   });
@@ -252,14 +259,6 @@ async function terminate(application: string, condition: string): Promise<number
   } finally {
     await client.end();
   }
-}
-
-async function waitFor(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('condition not reached in 2 s');
 }
 
 describe('which database errors mean the database is unavailable', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { adminAuth, build, contractTest, engines, skipReason } from '../helpers/app.js';
 
 function admin(
   app: FastifyInstance,
@@ -14,6 +14,35 @@ function admin(
 
 for (const engine of engines) {
   describe(`studios API on ${engine}`, { skip: await skipReason(engine) }, () => {
+    const contract = contractTest(engine);
+
+    contract(
+      'refuses a sync target URL that carries a user name or password, and stores nothing',
+      async (t) => {
+        const { app } = await build(t, engine);
+        await admin(app, 'POST', '/api/studios', { id: 'shop', name: 'Shop' });
+        for (const url of [
+          'http://user:pass@hooks.example.com/hook',
+          'https://token@hooks.example.com/',
+          'https://a:b@c',
+        ]) {
+          const answer = await admin(app, 'PUT', '/api/studios/shop', { syncTargets: [url] });
+          assert.equal(answer.statusCode, 400, url);
+          assert.equal(answer.json().code, 'invalid-body');
+          assert.match(answer.json().message, /without user name or password/);
+          assert.doesNotMatch(answer.body, /pass@|token@/, 'the answer repeats no credential');
+        }
+        // An @ later in the URL is no credential.
+        const fine = await admin(app, 'PUT', '/api/studios/shop', {
+          syncTargets: ['https://hooks.example.com/a@b?to=x@y'],
+        });
+        assert.equal(fine.statusCode, 200, fine.body);
+        assert.deepEqual((await admin(app, 'GET', '/api/studios/shop')).json().syncTargets, [
+          'https://hooks.example.com/a@b?to=x@y',
+        ]);
+      },
+    );
+
     test('creates, lists, renames and deletes studios; an id is taken once', async (t) => {
       const { app } = await build(t, engine);
       const created = await admin(app, 'POST', '/api/studios', { id: 'shop', name: 'Shop' });

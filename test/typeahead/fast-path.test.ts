@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
 import fc from 'fast-check';
 import { SUGGESTIONS_PATH } from '../../src/typeahead/suggestions-fast-path.js';
-import { engines, skipReason } from '../helpers/app.js';
+import { contractTest, engines, skipReason } from '../helpers/app.js';
 import { assertCounted, laneAndRouteNodes } from '../helpers/lanes.js';
 import { wireGet } from '../helpers/raw-request.js';
 import { admin, createInstance } from './helpers.js';
@@ -25,6 +25,7 @@ async function twoNodes(t: TestContext, engine: (typeof engines)[number]) {
 
 for (const engine of engines) {
   describe(`suggestions before routing on ${engine}`, { skip: await skipReason(engine) }, () => {
+    const contract = contractTest(engine);
     test('answer byte for byte what the route answers, and are counted in the request metrics', async (t) => {
       const nodes = await twoNodes(t, engine);
       const requests: Array<[string, Record<string, string>]> = [];
@@ -64,7 +65,7 @@ for (const engine of engines) {
       await assertCounted(nodes.fast, SUGGESTIONS_PATH, requests.length);
     });
 
-    test('leave every other request to the route, which answers it as before', async (t) => {
+    contract('leave every other request to the route, which answers it as before', async (t) => {
       const nodes = await twoNodes(t, engine);
       const auth = `Embed ${nodes.shop.embedToken}`;
       await wireGet(nodes.fastPort, '/typeahead/suggestions', { authorization: auth });

@@ -2,7 +2,7 @@
 // first, summed over the searched terms, with hours without searches counting 0.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { build, engines, skipReason } from '../helpers/app.js';
+import { build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { createUser, signIn } from '../users/helpers.js';
 import { admin, createInstance } from './helpers.js';
 
@@ -11,6 +11,7 @@ const hoursAgo = (hours: number) => new Date(NOW.getTime() - hours * 3_600_000).
 
 for (const engine of engines) {
   describe(`Typeahead searches per hour on ${engine}`, { skip: await skipReason(engine) }, () => {
+    const contract = contractTest(engine);
     test('answers every hour of the range with the searches logged in it', async (t) => {
       const { app } = await build(t, engine, { now: () => NOW });
       const { id } = await createInstance(app, { topTermsWindowDays: 2 });
@@ -42,7 +43,7 @@ for (const engine of engines) {
       assert.equal(window.body.total, 13);
     });
 
-    test('refuses a range out of bounds and an unknown instance; a viewer reads it', async (t) => {
+    contract('refuses a range out of bounds and an unknown instance; a viewer reads it', async (t) => {
       const { app } = await build(t, engine, { now: () => NOW });
       const { id } = await createInstance(app);
       for (const hours of ['0', '8761', 'many']) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { adminAuth, build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { admin, createInstance, suggest } from './helpers.js';
 
 const NOW = new Date('2026-11-21T10:30:00.000Z');
@@ -8,6 +8,7 @@ const daysAgo = (days: number) => new Date(NOW.getTime() - days * 86_400_000).to
 
 for (const engine of engines) {
   describe(`Typeahead search logs on ${engine}`, { skip: await skipReason(engine) }, () => {
+    const contract = contractTest(engine);
     test('counts searches by key, shows the most entered form, and rejects empty or old ones', async (t) => {
       const { app } = await build(t, engine, { now: () => NOW });
       const { id, embedToken } = await createInstance(app, { minCount: 3, topTermsWindowDays: 7 });
@@ -28,7 +29,7 @@ for (const engine of engines) {
       assert.deepEqual(terms.body.topSearched, [{ term: 'kettle', count: 4 }]);
     });
 
-    test('accepts NDJSON and names a malformed line', async (t) => {
+    contract('accepts NDJSON and names a malformed line', async (t) => {
       const { app } = await build(t, engine, { now: () => NOW });
       const { id } = await createInstance(app);
       const post = (payload: string) =>
@@ -46,7 +47,7 @@ for (const engine of engines) {
       assert.match(bad.json().message, /line 2/);
     });
 
-    test('refuses more than 10,000 entries in one call', async (t) => {
+    contract('refuses more than 10,000 entries in one call', async (t) => {
       const { app } = await build(t, engine, { now: () => NOW });
       const { id } = await createInstance(app);
       const entries = Array.from({ length: 10_001 }, () => ({ query: 'a' }));

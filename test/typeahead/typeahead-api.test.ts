@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { adminAuth, build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { admin, createInstance, suggest } from './helpers.js';
 
 for (const engine of engines) {
   describe(`Typeahead API on ${engine}`, { skip: await skipReason(engine) }, () => {
+    const contract = contractTest(engine);
     test('creates an instance with defaults and a long URL-safe embed token shown once', async (t) => {
       const { app } = await build(t, engine);
       const created = await admin(app, 'POST', '/instances', { name: 'Shop EN' });
@@ -95,7 +96,7 @@ for (const engine of engines) {
       assert.deepEqual(bare.json(), ['Kettle']);
     });
 
-    test('checks limit as an integer from 1 to 5000', async (t) => {
+    contract('checks limit as an integer from 1 to 5000', async (t) => {
       const { app } = await build(t, engine);
       const { embedToken } = await createInstance(app);
       for (const limit of ['0', '5001', 'x', '1.5']) {
@@ -106,7 +107,7 @@ for (const engine of engines) {
       assert.equal((await suggest(app, embedToken, 'limit=5000')).status, 200);
     });
 
-    test('answers 401 with an Embed challenge without or with a wrong token', async (t) => {
+    contract('answers 401 with an Embed challenge without or with a wrong token', async (t) => {
       const { app } = await build(t, engine);
       await createInstance(app);
       for (const token of [undefined, 'nope']) {
@@ -233,7 +234,7 @@ for (const engine of engines) {
       assert.equal(same.status, 200, 'a key already present adds nothing');
     });
 
-    test('answers CORS preflights and allowed origins only', async (t) => {
+    contract('answers CORS preflights and allowed origins only', async (t) => {
       const { app } = await build(t, engine);
       const { id, embedToken } = await createInstance(app, {
         id: 'shop',
@@ -266,20 +267,23 @@ for (const engine of engines) {
       );
     });
 
-    test('sets Cache-Control from the instance and answers 304 to a matching If-None-Match', async (t) => {
-      const { app } = await build(t, engine);
-      const { id, embedToken } = await createInstance(app, { cacheMaxAgeSeconds: 120 });
-      await admin(app, 'PUT', `/instances/${id}/terms`, { included: ['kettle'], excluded: [] });
-      const first = await suggest(app, embedToken);
-      assert.equal(first.headers['cache-control'], 'public, max-age=120');
-      const etag = String(first.headers.etag);
-      assert.match(etag, /^W\/".+"$/);
-      assert.equal((await suggest(app, embedToken, '', { 'if-none-match': etag })).status, 304);
-      await admin(app, 'PATCH', `/instances/${id}/terms`, { add: { included: ['kettles'] } });
-      const changed = await suggest(app, embedToken, '', { 'if-none-match': etag });
-      assert.equal(changed.status, 200);
-      assert.deepEqual(changed.body, ['kettle', 'kettles']);
-    });
+    contract(
+      'sets Cache-Control from the instance and answers 304 to a matching If-None-Match',
+      async (t) => {
+        const { app } = await build(t, engine);
+        const { id, embedToken } = await createInstance(app, { cacheMaxAgeSeconds: 120 });
+        await admin(app, 'PUT', `/instances/${id}/terms`, { included: ['kettle'], excluded: [] });
+        const first = await suggest(app, embedToken);
+        assert.equal(first.headers['cache-control'], 'public, max-age=120');
+        const etag = String(first.headers.etag);
+        assert.match(etag, /^W\/".+"$/);
+        assert.equal((await suggest(app, embedToken, '', { 'if-none-match': etag })).status, 304);
+        await admin(app, 'PATCH', `/instances/${id}/terms`, { add: { included: ['kettles'] } });
+        const changed = await suggest(app, embedToken, '', { 'if-none-match': etag });
+        assert.equal(changed.status, 200);
+        assert.deepEqual(changed.body, ['kettle', 'kettles']);
+      },
+    );
 
     test('previews suggestions for admins', async (t) => {
       const { app } = await build(t, engine);

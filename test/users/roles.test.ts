@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { describe } from 'node:test';
+import { adminAuth, build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { basic, createUser, PASSWORD } from './helpers.js';
 
 const ALL = ['admin', 'merchandiser', 'viewer'];
@@ -15,7 +15,8 @@ for (const engine of engines) {
   describe(`roles on every route of the Administrative API on ${engine}`, {
     skip: await skipReason(engine),
   }, () => {
-    test('every /api operation states its roles, and each role gets the documented answer', async (t) => {
+    const contract = contractTest(engine);
+    contract('every /api operation states its roles, and each role gets the documented answer', async (t) => {
       const { app } = await build(t, engine);
       await createUser(app, 'merch', 'merchandiser', { studios: ['shop'], typeaheadInstances: [LISTED] });
       await createUser(app, 'view', 'viewer');
@@ -64,7 +65,7 @@ for (const engine of engines) {
       assert.ok(walked > 60, `walked ${walked} requests`);
     });
 
-    test('reads are open to every role; writes are for admins', async (t) => {
+    contract('reads are open to every role; writes are for admins', async (t) => {
       const { app } = await build(t, engine);
       await createUser(app, 'view', 'viewer');
       const viewer = basic('view', PASSWORD);
@@ -88,7 +89,7 @@ for (const engine of engines) {
       assert.equal(none.statusCode, 404, 'the refused write changed nothing');
     });
 
-    test('a merchandiser edits the terms of a listed typeahead instance only', async (t) => {
+    contract('a merchandiser edits the terms of a listed typeahead instance only', async (t) => {
       const { app } = await build(t, engine);
       for (const id of ['mine', 'theirs']) {
         const created = await app.inject({

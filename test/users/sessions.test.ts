@@ -1,43 +1,58 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setAdminPassword } from '../../src/security/admin-credentials.js';
-import { ADMIN_PASSWORD, adminAuth, build, buildNodes, engines, skipReason } from '../helpers/app.js';
+import {
+  ADMIN_PASSWORD,
+  adminAuth,
+  build,
+  buildNodes,
+  contractTest,
+  engines,
+  skipReason,
+} from '../helpers/app.js';
 import { createUser, PASSWORD, signIn } from './helpers.js';
 
 for (const engine of engines) {
   describe(`console sessions on ${engine}`, { skip: await skipReason(engine) }, () => {
-    test('signing in sets an HttpOnly, SameSite=Strict cookie that is not Secure over plain HTTP', async (t) => {
-      const { app } = await build(t, engine);
-      const session = await signIn(app, 'admin', ADMIN_PASSWORD);
-      assert.match(
-        session.setCookie,
-        /^searchdeck_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/,
-      );
-      const who = await app.inject({ url: '/api/session', headers: { cookie: session.cookie } });
-      assert.equal(who.statusCode, 200);
-      assert.deepEqual(who.json(), {
-        username: 'admin',
-        role: 'admin',
-        studios: [],
-        typeaheadInstances: [],
-        csrfToken: session.csrfToken,
-      });
-    });
+    const contract = contractTest(engine);
+    contract(
+      'signing in sets an HttpOnly, SameSite=Strict cookie that is not Secure over plain HTTP',
+      async (t) => {
+        const { app } = await build(t, engine);
+        const session = await signIn(app, 'admin', ADMIN_PASSWORD);
+        assert.match(
+          session.setCookie,
+          /^searchdeck_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/,
+        );
+        const who = await app.inject({ url: '/api/session', headers: { cookie: session.cookie } });
+        assert.equal(who.statusCode, 200);
+        assert.deepEqual(who.json(), {
+          username: 'admin',
+          role: 'admin',
+          studios: [],
+          typeaheadInstances: [],
+          csrfToken: session.csrfToken,
+        });
+      },
+    );
 
-    test('the cookie is Secure over HTTPS behind a trusted proxy and when SEARCHDECK_COOKIE_SECURE is set', async (t) => {
-      const { app } = await build(t, engine, { env: { SEARCHDECK_TRUST_PROXY: '127.0.0.1' } });
-      const viaProxy = await app.inject({
-        method: 'POST',
-        url: '/api/session',
-        headers: { 'x-forwarded-proto': 'https' },
-        payload: { username: 'admin', password: ADMIN_PASSWORD },
-      });
-      assert.match(String(viaProxy.headers['set-cookie']), /; Secure$/);
-      const forced = await build(t, engine, { env: { SEARCHDECK_COOKIE_SECURE: 'true' } });
-      assert.match((await signIn(forced.app, 'admin', ADMIN_PASSWORD)).setCookie, /; Secure$/);
-    });
+    contract(
+      'the cookie is Secure over HTTPS behind a trusted proxy and when SEARCHDECK_COOKIE_SECURE is set',
+      async (t) => {
+        const { app } = await build(t, engine, { env: { SEARCHDECK_TRUST_PROXY: '127.0.0.1' } });
+        const viaProxy = await app.inject({
+          method: 'POST',
+          url: '/api/session',
+          headers: { 'x-forwarded-proto': 'https' },
+          payload: { username: 'admin', password: ADMIN_PASSWORD },
+        });
+        assert.match(String(viaProxy.headers['set-cookie']), /; Secure$/);
+        const forced = await build(t, engine, { env: { SEARCHDECK_COOKIE_SECURE: 'true' } });
+        assert.match((await signIn(forced.app, 'admin', ADMIN_PASSWORD)).setCookie, /; Secure$/);
+      },
+    );
 
-    test('a session reads the API; a change needs the CSRF token', async (t) => {
+    contract('a session reads the API; a change needs the CSRF token', async (t) => {
       const { app } = await build(t, engine);
       const { cookie, csrfToken } = await signIn(app, 'admin', ADMIN_PASSWORD);
       assert.equal((await app.inject({ url: '/api/studios', headers: { cookie } })).statusCode, 200);
@@ -65,38 +80,41 @@ for (const engine of engines) {
       assert.equal(right.statusCode, 201);
     });
 
-    test('a merchandiser session edits the terms of a listed instance with its CSRF token, also app-scoped', async (t) => {
-      const { app } = await build(t, engine);
-      for (const id of ['mine', 'theirs']) {
-        await app.inject({
-          method: 'POST',
-          url: '/api/typeahead/instances',
-          headers: { authorization: adminAuth },
-          payload: { id, name: id },
+    contract(
+      'a merchandiser session edits the terms of a listed instance with its CSRF token, also app-scoped',
+      async (t) => {
+        const { app } = await build(t, engine);
+        for (const id of ['mine', 'theirs']) {
+          await app.inject({
+            method: 'POST',
+            url: '/api/typeahead/instances',
+            headers: { authorization: adminAuth },
+            payload: { id, name: id },
+          });
+        }
+        await createUser(app, 'mira', 'merchandiser', { typeaheadInstances: ['mine'] });
+        const { cookie, csrfToken } = await signIn(app, 'mira');
+        const patch = (url: string, headers: Record<string, string>) =>
+          app.inject({ method: 'PATCH', url, headers, payload: { add: { included: ['boots'] } } });
+        const terms = '/api/typeahead/instances/mine/terms';
+        assert.equal((await patch(terms, { cookie })).statusCode, 403);
+        assert.equal((await patch(terms, { cookie, 'x-csrf-token': csrfToken })).statusCode, 200);
+        const scoped = await patch('/api/apps/shop/typeahead/instances/mine/terms', {
+          cookie,
+          'x-csrf-token': csrfToken,
         });
-      }
-      await createUser(app, 'mira', 'merchandiser', { typeaheadInstances: ['mine'] });
-      const { cookie, csrfToken } = await signIn(app, 'mira');
-      const patch = (url: string, headers: Record<string, string>) =>
-        app.inject({ method: 'PATCH', url, headers, payload: { add: { included: ['boots'] } } });
-      const terms = '/api/typeahead/instances/mine/terms';
-      assert.equal((await patch(terms, { cookie })).statusCode, 403);
-      assert.equal((await patch(terms, { cookie, 'x-csrf-token': csrfToken })).statusCode, 200);
-      const scoped = await patch('/api/apps/shop/typeahead/instances/mine/terms', {
-        cookie,
-        'x-csrf-token': csrfToken,
-      });
-      assert.notEqual(scoped.statusCode, 403);
-      const theirs = await patch('/api/typeahead/instances/theirs/terms', {
-        cookie,
-        'x-csrf-token': csrfToken,
-      });
-      assert.equal(theirs.statusCode, 403);
-      const got = await app.inject({ url: '/api/typeahead/instances/theirs/terms', headers: { cookie } });
-      assert.equal(got.statusCode, 200, 'reads are open');
-    });
+        assert.notEqual(scoped.statusCode, 403);
+        const theirs = await patch('/api/typeahead/instances/theirs/terms', {
+          cookie,
+          'x-csrf-token': csrfToken,
+        });
+        assert.equal(theirs.statusCode, 403);
+        const got = await app.inject({ url: '/api/typeahead/instances/theirs/terms', headers: { cookie } });
+        assert.equal(got.statusCode, 200, 'reads are open');
+      },
+    );
 
-    test('signing out ends the session and removes the cookie', async (t) => {
+    contract('signing out ends the session and removes the cookie', async (t) => {
       const { app } = await build(t, engine);
       const { cookie, csrfToken } = await signIn(app, 'admin', ADMIN_PASSWORD);
       const noToken = await app.inject({ method: 'DELETE', url: '/api/session', headers: { cookie } });
@@ -245,7 +263,7 @@ for (const engine of engines) {
       assert.equal(basic.statusCode, 429);
     });
 
-    test('a malformed sign-in is a 400 and signs nobody in', async (t) => {
+    contract('a malformed sign-in is a 400 and signs nobody in', async (t) => {
       const { app } = await build(t, engine);
       for (const payload of [{}, { username: 'admin' }, { username: '', password: 'x' }, 'not json']) {
         const response = await app.inject({

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
-import { ADMIN_PASSWORD, adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { describe } from 'node:test';
+import { ADMIN_PASSWORD, adminAuth, build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { minimalBodies } from '../rules/fixtures.js';
 import { createUser, signIn } from './helpers.js';
 
@@ -10,55 +10,59 @@ for (const engine of engines) {
   describe(`the Rules API of a studio through a console session on ${engine}`, {
     skip: await skipReason(engine),
   }, () => {
-    test('a merchandiser edits the rules and rewrites of a listed studio, named as the user', async (t) => {
-      const { app } = await build(t, engine);
-      for (const id of ['shop', 'other']) {
-        const created = await app.inject({
+    const contract = contractTest(engine);
+    contract(
+      'a merchandiser edits the rules and rewrites of a listed studio, named as the user',
+      async (t) => {
+        const { app } = await build(t, engine);
+        for (const id of ['shop', 'other']) {
+          const created = await app.inject({
+            method: 'POST',
+            url: '/api/studios',
+            headers: { authorization: adminAuth },
+            payload: { id, name: id },
+          });
+          assert.equal(created.statusCode, 201);
+        }
+        await createUser(app, 'mira', 'merchandiser', { studios: ['shop'] });
+        const { cookie, csrfToken } = await signIn(app, 'mira');
+        const headers = { cookie, 'x-csrf-token': csrfToken };
+
+        const rule = await app.inject({
           method: 'POST',
-          url: '/api/studios',
-          headers: { authorization: adminAuth },
-          payload: { id, name: id },
+          url: '/studios/shop/em-rules',
+          headers,
+          payload: minimalBodies.blockList,
         });
-        assert.equal(created.statusCode, 201);
-      }
-      await createUser(app, 'mira', 'merchandiser', { studios: ['shop'] });
-      const { cookie, csrfToken } = await signIn(app, 'mira');
-      const headers = { cookie, 'x-csrf-token': csrfToken };
+        assert.equal(rule.statusCode, 201, rule.body);
+        assert.equal(rule.json().createdBy, 'user:mira');
+        assert.equal(rule.json().lastModifiedBy, 'user:mira');
+        const rewrite = await app.inject({
+          method: 'POST',
+          url: '/studios/shop/query-rewrites',
+          headers,
+          payload: misspelling,
+        });
+        assert.equal(rewrite.statusCode, 201, rewrite.body);
+        assert.equal(rewrite.json().createdBy, 'user:mira');
+        const listed = await app.inject({ url: '/studios/shop/em-rules', headers: { cookie } });
+        assert.equal(listed.statusCode, 200);
 
-      const rule = await app.inject({
-        method: 'POST',
-        url: '/studios/shop/em-rules',
-        headers,
-        payload: minimalBodies.blockList,
-      });
-      assert.equal(rule.statusCode, 201, rule.body);
-      assert.equal(rule.json().createdBy, 'user:mira');
-      assert.equal(rule.json().lastModifiedBy, 'user:mira');
-      const rewrite = await app.inject({
-        method: 'POST',
-        url: '/studios/shop/query-rewrites',
-        headers,
-        payload: misspelling,
-      });
-      assert.equal(rewrite.statusCode, 201, rewrite.body);
-      assert.equal(rewrite.json().createdBy, 'user:mira');
-      const listed = await app.inject({ url: '/studios/shop/em-rules', headers: { cookie } });
-      assert.equal(listed.statusCode, 200);
+        const noToken = await app.inject({
+          method: 'POST',
+          url: '/studios/shop/em-rules',
+          headers: { cookie },
+          payload: minimalBodies.blockList,
+        });
+        assert.equal(noToken.statusCode, 403, 'a change without the CSRF token');
+        const elsewhere = await app.inject({ url: '/studios/other/em-rules', headers: { cookie } });
+        assert.equal(elsewhere.statusCode, 403, 'a studio not listed on the user');
+        const unscoped = await app.inject({ url: '/em-rules', headers: { cookie } });
+        assert.equal(unscoped.statusCode, 401, 'the path without a studio needs a bearer token');
+      },
+    );
 
-      const noToken = await app.inject({
-        method: 'POST',
-        url: '/studios/shop/em-rules',
-        headers: { cookie },
-        payload: minimalBodies.blockList,
-      });
-      assert.equal(noToken.statusCode, 403, 'a change without the CSRF token');
-      const elsewhere = await app.inject({ url: '/studios/other/em-rules', headers: { cookie } });
-      assert.equal(elsewhere.statusCode, 403, 'a studio not listed on the user');
-      const unscoped = await app.inject({ url: '/em-rules', headers: { cookie } });
-      assert.equal(unscoped.statusCode, 401, 'the path without a studio needs a bearer token');
-    });
-
-    test('a viewer reads a studio and changes nothing; an admin changes any studio', async (t) => {
+    contract('a viewer reads a studio and changes nothing; an admin changes any studio', async (t) => {
       const { app } = await build(t, engine);
       await app.inject({
         method: 'POST',

@@ -2,13 +2,22 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ensureAdminPassword } from '../../src/security/admin-credentials.js';
 import * as usersMigration from '../../src/storage/migrations/0901_users.js';
-import { ADMIN_PASSWORD, adminAuth, build, engines, freshStore, skipReason } from '../helpers/app.js';
+import {
+  ADMIN_PASSWORD,
+  adminAuth,
+  build,
+  contractTest,
+  engines,
+  freshStore,
+  skipReason,
+} from '../helpers/app.js';
 import { basic, PASSWORD } from './helpers.js';
 
 const headers = { authorization: adminAuth };
 
 for (const engine of engines) {
   describe(`users on ${engine}`, { skip: await skipReason(engine) }, () => {
+    const contract = contractTest(engine);
     test('creates, reads, lists, changes and deletes a user; never answers a password or its hash', async (t) => {
       const { app } = await build(t, engine);
       const created = await app.inject({
@@ -102,7 +111,7 @@ for (const engine of engines) {
       assert.doesNotMatch(events.body, /another-password|a-user-password|scrypt/);
     });
 
-    test('bad input is a 400 with the common body and changes nothing', async (t) => {
+    contract('bad input is a 400 with the common body and changes nothing', async (t) => {
       const { app } = await build(t, engine);
       const bad = [
         { username: 'x', password: 'short', role: 'viewer' },

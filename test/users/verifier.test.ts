@@ -73,6 +73,8 @@ for (const engine of engines) {
       assert.ok(await verifier.knownVerdict('vera', RIGHT));
       const other = fresh.openAnother();
       await updateUserRow(other.db, 'vera', { password_hash: await hashSecret('a-new-password') });
+      // A fixed 2 ms on purpose: a row read in this same millisecond is still within the refresh
+      // delay of 0 ms, and it is the passing of that delay that is tested.
       await new Promise((resolve) => setTimeout(resolve, 2));
       assert.equal(await verifier.knownVerdict('vera', RIGHT), undefined);
       await deleteUserRow(other.db, 'vera');
