@@ -133,20 +133,104 @@ const INTERFACES: Interface[] = [
 ];
 const PUBLIC: Interface = { prefixes: [], security: [], errors: [400] };
 
-// The common error answers, each written once in `components.responses` under its name.
-const ERROR_ANSWERS: Record<number, { name: string; description: string }> = {
-  400: { name: 'BadRequest', description: 'The request is not valid; `errors` names each problem' },
-  401: { name: 'Unauthorized', description: 'The credential is missing or wrong' },
-  403: { name: 'Forbidden', description: 'The credential does not allow this' },
-  404: { name: 'NotFound', description: 'Not found' },
-  409: { name: 'Conflict', description: 'Conflicts with the current state' },
-  413: { name: 'PayloadTooLarge', description: 'The body is too large' },
-  415: { name: 'UnsupportedMediaType', description: 'The body’s media type is not accepted' },
+// The common error answers, each written once in `components.responses` under its name, with
+// an example of its own (without one, every answer would show the error body's 400 example).
+interface ErrorAnswer {
+  name: string;
+  description: string;
+  example: { error: string; message: string; code: string; path: string };
+}
+const ERROR_ANSWERS: Record<number, ErrorAnswer> = {
+  400: {
+    name: 'BadRequest',
+    description: 'The request is not valid; `errors` names each problem',
+    example: {
+      error: 'Bad Request',
+      message: 'name must not be empty',
+      code: 'invalid-body',
+      path: '/api/studios',
+    },
+  },
+  401: {
+    name: 'Unauthorized',
+    description: 'The credential is missing or wrong',
+    example: {
+      error: 'Unauthorized',
+      message: 'invalid username or password',
+      code: 'unauthorized',
+      path: '/api/studios',
+    },
+  },
+  403: {
+    name: 'Forbidden',
+    description: 'The credential does not allow this',
+    example: {
+      error: 'Forbidden',
+      message: 'the role viewer may not POST this resource',
+      code: 'forbidden',
+      path: '/api/studios',
+    },
+  },
+  404: {
+    name: 'NotFound',
+    description: 'Not found',
+    example: {
+      error: 'Not Found',
+      message: 'no studio shop',
+      code: 'not-found',
+      path: '/api/studios/shop',
+    },
+  },
+  409: {
+    name: 'Conflict',
+    description: 'Conflicts with the current state',
+    example: {
+      error: 'Conflict',
+      message: 'studio shop already exists',
+      code: 'conflict',
+      path: '/api/studios',
+    },
+  },
+  413: {
+    name: 'PayloadTooLarge',
+    description: 'The body is too large',
+    example: {
+      error: 'Payload Too Large',
+      message: 'the request body is larger than 1 MiB',
+      code: 'payload-too-large',
+      path: '/api/studios',
+    },
+  },
+  415: {
+    name: 'UnsupportedMediaType',
+    description: 'The body’s media type is not accepted',
+    example: {
+      error: 'Unsupported Media Type',
+      message: 'unsupported Content-Type',
+      code: 'unsupported-media-type',
+      path: '/api/studios',
+    },
+  },
   429: {
     name: 'TooManyRequests',
     description: 'Too many failed attempts from this address; retry after `Retry-After` seconds',
+    example: {
+      error: 'Too Many Requests',
+      message: 'too many failed logins; try again later',
+      code: 'too-many-requests',
+      path: '/api/studios',
+    },
   },
-  503: { name: 'Unavailable', description: 'Not ready, or the database is unavailable' },
+  503: {
+    name: 'Unavailable',
+    description: 'Not ready, or the database is unavailable',
+    example: {
+      error: 'Service Unavailable',
+      message: 'the database cannot answer now; retry shortly',
+      code: 'unavailable',
+      path: '/api/studios',
+    },
+  },
 };
 const ERROR_BODY_REF = '#/components/schemas/ErrorBody';
 
@@ -243,7 +327,9 @@ export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
     }),
     transformObject: (documentObject) =>
       withSharedErrorAnswers(
-        withDeclaredTags((documentObject as { openapiObject: Schema }).openapiObject),
+        withoutOptionalQueryExamples(
+          withDeclaredTags((documentObject as { openapiObject: Schema }).openapiObject),
+        ),
       ) as never,
   };
 }
@@ -314,6 +400,29 @@ function withDefaultsOptional(query: Schema): Schema {
   return { ...query, required };
 }
 
+/**
+ * Optional query parameters without examples: "Try it out" at /docs fills each parameter's
+ * example in and sends it, so an example filter turned "list the links" into a list of the one
+ * link it matched. A filter's meaning is in its description; required ones keep their example.
+ */
+function withoutOptionalQueryExamples(document: Schema): Schema {
+  for (const methods of Object.values(document.paths as Record<string, Record<string, Schema>>)) {
+    for (const operation of Object.values(methods)) {
+      for (const parameter of (operation.parameters ?? []) as Schema[]) {
+        if (parameter.in !== 'query' || parameter.required === true) continue;
+        delete parameter.example;
+        delete parameter.examples;
+        const schema = parameter.schema as Schema | undefined;
+        if (schema) {
+          delete schema.example;
+          delete schema.examples;
+        }
+      }
+    }
+  }
+  return document;
+}
+
 /** Every tag an operation names is listed at the top, so that viewers group and describe them. */
 function withDeclaredTags(document: Schema): Schema {
   const declared = [...((document.tags ?? []) as Array<{ name: string }>)];
@@ -347,7 +456,11 @@ function withSharedErrorAnswers(document: Schema): Schema {
           Object.keys(content ?? {}).length === 1 &&
           content?.['application/json']?.schema?.$ref === ERROR_BODY_REF;
         if (!isCommon) continue;
-        shared[common.name] = response;
+        const example = { timestamp: '2026-11-21T19:15:31.083Z', status: Number(status), ...common.example };
+        shared[common.name] = {
+          ...response,
+          content: { 'application/json': { schema: { $ref: ERROR_BODY_REF }, example } },
+        };
         responses[status] = { $ref: `#/components/responses/${common.name}` };
       }
     }

@@ -146,6 +146,56 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(problems.filter((p) => p.severity === 'error').map(describe), []);
   });
 
+  test('shows each common error answer with an example of its own status and code', async (t) => {
+    const { app } = await build(t, 'sqlite');
+    const doc = await documentOf(app);
+    const codeOf: Record<string, string> = {
+      BadRequest: 'invalid-body',
+      Unauthorized: 'unauthorized',
+      Forbidden: 'forbidden',
+      NotFound: 'not-found',
+      TooManyRequests: 'too-many-requests',
+    };
+    const statusOf: Record<string, number> = {
+      BadRequest: 400,
+      Unauthorized: 401,
+      Forbidden: 403,
+      NotFound: 404,
+      TooManyRequests: 429,
+    };
+    const responses = doc.components?.responses as Record<
+      string,
+      { content: Record<string, { example?: unknown }> }
+    >;
+    for (const [name, code] of Object.entries(codeOf)) {
+      const example = responses[name]?.content['application/json']?.example as {
+        status: number;
+        code: string;
+      };
+      assert.ok(example, `no example for ${name}`);
+      assert.equal(example.status, statusOf[name], name);
+      assert.equal(example.code, code, name);
+    }
+  });
+
+  test('gives no optional query parameter an example, which "Try it out" would send as a filter', async (t) => {
+    const { app } = await build(t, 'sqlite');
+    const doc = await documentOf(app);
+    const withExample: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        for (const parameter of operation.parameters ?? []) {
+          const schema = (parameter as { schema?: { examples?: unknown; example?: unknown } }).schema;
+          const shown = parameter.example ?? schema?.examples ?? schema?.example;
+          if (parameter.in === 'query' && !parameter.required && shown !== undefined) {
+            withExample.push(`${method} ${path} ${parameter.name}`);
+          }
+        }
+      }
+    }
+    assert.deepEqual(withExample, []);
+  });
+
   test('is valid for swagger-parser, refs resolved', async (t) => {
     const { app } = await build(t, 'sqlite');
     const doc = await documentOf(app);
