@@ -2667,6 +2667,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "timestamp": "2026-11-21T19:15:31.083Z",
+                 *       "status": 400,
+                 *       "error": "Bad Request",
+                 *       "message": "name must not be empty",
+                 *       "code": "invalid-body",
+                 *       "path": "/api/studios"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
@@ -2676,6 +2686,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "timestamp": "2026-11-21T19:15:31.083Z",
+                 *       "status": 503,
+                 *       "error": "Service Unavailable",
+                 *       "message": "the database cannot answer now; retry shortly",
+                 *       "code": "unavailable",
+                 *       "path": "/api/studios"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
@@ -2685,6 +2705,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "timestamp": "2026-11-21T19:15:31.083Z",
+                 *       "status": 401,
+                 *       "error": "Unauthorized",
+                 *       "message": "invalid username or password",
+                 *       "code": "unauthorized",
+                 *       "path": "/api/studios"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
@@ -2694,6 +2724,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "timestamp": "2026-11-21T19:15:31.083Z",
+                 *       "status": 403,
+                 *       "error": "Forbidden",
+                 *       "message": "the role viewer may not POST this resource",
+                 *       "code": "forbidden",
+                 *       "path": "/api/studios"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
@@ -2703,6 +2743,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "timestamp": "2026-11-21T19:15:31.083Z",
+                 *       "status": 404,
+                 *       "error": "Not Found",
+                 *       "message": "no studio shop",
+                 *       "code": "not-found",
+                 *       "path": "/api/studios/shop"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
@@ -2712,6 +2762,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "timestamp": "2026-11-21T19:15:31.083Z",
+                 *       "status": 409,
+                 *       "error": "Conflict",
+                 *       "message": "studio shop already exists",
+                 *       "code": "conflict",
+                 *       "path": "/api/studios"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
@@ -2721,6 +2781,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "timestamp": "2026-11-21T19:15:31.083Z",
+                 *       "status": 413,
+                 *       "error": "Payload Too Large",
+                 *       "message": "the request body is larger than 1 MiB",
+                 *       "code": "payload-too-large",
+                 *       "path": "/api/studios"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
@@ -2730,6 +2800,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "timestamp": "2026-11-21T19:15:31.083Z",
+                 *       "status": 415,
+                 *       "error": "Unsupported Media Type",
+                 *       "message": "unsupported Content-Type",
+                 *       "code": "unsupported-media-type",
+                 *       "path": "/api/studios"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
@@ -2739,6 +2819,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "timestamp": "2026-11-21T19:15:31.083Z",
+                 *       "status": 429,
+                 *       "error": "Too Many Requests",
+                 *       "message": "too many failed logins; try again later",
+                 *       "code": "too-many-requests",
+                 *       "path": "/api/studios"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
@@ -3233,20 +3323,11 @@ export interface operations {
     checkLinks: {
         parameters: {
             query?: {
-                /**
-                 * @description an object name, or * (or absent) for any
-                 * @example parser:web
-                 */
+                /** @description an object name, or * (or absent) for any */
                 subject?: string;
-                /**
-                 * @description an object name, or * (or absent) for any
-                 * @example datasource:web
-                 */
+                /** @description an object name, or * (or absent) for any */
                 object?: string;
-                /**
-                 * @description a link type (case-insensitive), or * (or absent) for any
-                 * @example supports
-                 */
+                /** @description a link type (case-insensitive), or * (or absent) for any */
                 linkType?: "dependsOn" | "supports" | "isPartOf" | "hasPart" | "inContextOf" | "hasContext" | "relatesTo" | "self" | "*";
             };
             header?: never;
@@ -3274,20 +3355,11 @@ export interface operations {
     listLinks: {
         parameters: {
             query?: {
-                /**
-                 * @description an object name, or * (or absent) for any
-                 * @example parser:web
-                 */
+                /** @description an object name, or * (or absent) for any */
                 subject?: string;
-                /**
-                 * @description an object name, or * (or absent) for any
-                 * @example datasource:web
-                 */
+                /** @description an object name, or * (or absent) for any */
                 object?: string;
-                /**
-                 * @description a link type (case-insensitive), or * (or absent) for any
-                 * @example supports
-                 */
+                /** @description a link type (case-insensitive), or * (or absent) for any */
                 linkType?: "dependsOn" | "supports" | "isPartOf" | "hasPart" | "inContextOf" | "hasContext" | "relatesTo" | "self" | "*";
                 transitive?: boolean;
                 limit?: number;
@@ -4204,7 +4276,6 @@ export interface operations {
     previewSuggestions: {
         parameters: {
             query?: {
-                /** @example el */
                 prefix?: string;
                 limit?: number;
             };
@@ -5188,20 +5259,11 @@ export interface operations {
     checkLinksInApp: {
         parameters: {
             query?: {
-                /**
-                 * @description an object name, or * (or absent) for any
-                 * @example parser:web
-                 */
+                /** @description an object name, or * (or absent) for any */
                 subject?: string;
-                /**
-                 * @description an object name, or * (or absent) for any
-                 * @example datasource:web
-                 */
+                /** @description an object name, or * (or absent) for any */
                 object?: string;
-                /**
-                 * @description a link type (case-insensitive), or * (or absent) for any
-                 * @example supports
-                 */
+                /** @description a link type (case-insensitive), or * (or absent) for any */
                 linkType?: "dependsOn" | "supports" | "isPartOf" | "hasPart" | "inContextOf" | "hasContext" | "relatesTo" | "self" | "*";
             };
             header?: never;
@@ -5235,20 +5297,11 @@ export interface operations {
     listLinksInApp: {
         parameters: {
             query?: {
-                /**
-                 * @description an object name, or * (or absent) for any
-                 * @example parser:web
-                 */
+                /** @description an object name, or * (or absent) for any */
                 subject?: string;
-                /**
-                 * @description an object name, or * (or absent) for any
-                 * @example datasource:web
-                 */
+                /** @description an object name, or * (or absent) for any */
                 object?: string;
-                /**
-                 * @description a link type (case-insensitive), or * (or absent) for any
-                 * @example supports
-                 */
+                /** @description a link type (case-insensitive), or * (or absent) for any */
                 linkType?: "dependsOn" | "supports" | "isPartOf" | "hasPart" | "inContextOf" | "hasContext" | "relatesTo" | "self" | "*";
                 transitive?: boolean;
                 limit?: number;
@@ -6301,7 +6354,6 @@ export interface operations {
     previewSuggestionsInApp: {
         parameters: {
             query?: {
-                /** @example el */
                 prefix?: string;
                 limit?: number;
             };
@@ -7388,7 +7440,6 @@ export interface operations {
     getSuggestions: {
         parameters: {
             query?: {
-                /** @example el */
                 prefix?: string;
                 limit?: number;
             };
@@ -7654,12 +7705,6 @@ export interface operations {
         parameters: {
             query?: {
                 searchQuery?: string;
-                /**
-                 * @example [
-                 *       "blockList",
-                 *       "pinned"
-                 *     ]
-                 */
                 types?: string[];
                 publishState?: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                 published?: string;
@@ -7671,11 +7716,6 @@ export interface operations {
                 lastModifiedEnd?: string;
                 creationDateStart?: string;
                 creationDateEnd?: string;
-                /**
-                 * @example [
-                 *       "sale"
-                 *     ]
-                 */
                 tags?: string[];
                 groups?: string[];
                 targetedDocumentId?: string;
@@ -7684,12 +7724,6 @@ export interface operations {
                 /** @description Zero-based. */
                 page?: number;
                 size?: number;
-                /**
-                 * @example [
-                 *       "name",
-                 *       "asc"
-                 *     ]
-                 */
                 sort?: ("name" | "type" | "precedence" | "creationDate" | "lastModified" | "createdBy" | "lastModifiedBy" | "publishState" | "effectiveStart" | "effectiveEnd" | "textSearchRelevance" | "asc" | "desc")[];
                 fields?: ("TARGETED_DOCUMENTS" | "CONFLICTS" | "IS_PENDING_BULK_OPERATION" | "PLATFORM_SYNC_STATUS" | "MIGRATION" | "FUSION_SYNC_STATUS")[];
             };
@@ -9303,12 +9337,6 @@ export interface operations {
         parameters: {
             query?: {
                 searchQuery?: string;
-                /**
-                 * @example [
-                 *       "blockList",
-                 *       "pinned"
-                 *     ]
-                 */
                 types?: string[];
                 publishState?: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                 published?: string;
@@ -9320,11 +9348,6 @@ export interface operations {
                 lastModifiedEnd?: string;
                 creationDateStart?: string;
                 creationDateEnd?: string;
-                /**
-                 * @example [
-                 *       "sale"
-                 *     ]
-                 */
                 tags?: string[];
                 groups?: string[];
                 targetedDocumentId?: string;
@@ -9333,12 +9356,6 @@ export interface operations {
                 /** @description Zero-based. */
                 page?: number;
                 size?: number;
-                /**
-                 * @example [
-                 *       "name",
-                 *       "asc"
-                 *     ]
-                 */
                 sort?: ("name" | "type" | "precedence" | "creationDate" | "lastModified" | "createdBy" | "lastModifiedBy" | "publishState" | "effectiveStart" | "effectiveEnd" | "textSearchRelevance" | "asc" | "desc")[];
                 fields?: ("TARGETED_DOCUMENTS" | "CONFLICTS" | "IS_PENDING_BULK_OPERATION" | "PLATFORM_SYNC_STATUS" | "MIGRATION" | "FUSION_SYNC_STATUS")[];
             };
