@@ -88,9 +88,10 @@ for (const engine of engines) {
           logger: false,
           tuning: { ...SHORT_POLLS, syncRetryDelaysMs: [retryMs] },
         });
-      // The first node stops after the first attempt; its retry, due a little later, is in
-      // the outbox, and the next node sends it.
-      const first = await node(fresh.store, 300);
+      // The first node stops after the first attempt; its retry, due a second later, is in
+      // the outbox, and the next node sends it. Its sender stops as soon as the first attempt
+      // arrives, so that only a stall of a whole second could let it send the retry itself.
+      const first = await node(fresh.store, 1_000);
       const access = await studioWithToken(first, 'shop');
       const hook = await receiver(t, [503, 200]);
       await first.inject({
@@ -101,6 +102,7 @@ for (const engine of engines) {
       });
       const rule = await createRule(first, access, block);
       await eventually(() => hook.received.length >= 1);
+      await first.parts.rules.webhooks.close();
       await first.close();
 
       assert.equal(hook.received.length, 1);
