@@ -1,7 +1,8 @@
 // How every route's answer is serialised from its schema, compiled once per process.
 import fastJson, { type Options } from 'fast-json-stringify';
+import { madeOnce } from './made-once.js';
 import { sharedSchemasKey } from './shared-schemas-key.js';
-import { type CompileTime, madeOnce } from './validation.js';
+import type { CompileTime } from './validation.js';
 
 type Serialize = (document: unknown) => string;
 interface RouteDefinition {

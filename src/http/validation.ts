@@ -1,6 +1,7 @@
 // How every route's input is checked against its schema, in one place for all routes.
 import AjvCompiler from '@fastify/ajv-compiler';
 import { ERROR_MESSAGE } from './error-message.js';
+import { madeOnce } from './made-once.js';
 import { scalarStrings } from './scalar-strings.js';
 import { sharedSchemasKey } from './shared-schemas-key.js';
 
@@ -102,13 +103,4 @@ function deferred(compile: () => Validate): Validate {
   // coercion may replace the whole part), and tells Ajv's validators by their `schemaEnv`.
   Object.defineProperty(validate, 'schemaEnv', { get: () => real().schemaEnv });
   return validate;
-}
-
-/** `make`'s answer, made at the first call and kept for the next. */
-export function madeOnce<T>(make: () => T): () => T {
-  let made: { value: T } | undefined;
-  return () => {
-    made ??= { value: make() };
-    return made.value;
-  };
 }

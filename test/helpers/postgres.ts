@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 export const testDatabaseUrl =
@@ -28,22 +27,4 @@ export function postgresSkipReason(): Promise<string | undefined> {
     }
   })();
   return availability;
-}
-
-/** Creates a fresh, empty schema; returns its name and a function that drops it. */
-export async function createTestSchema(): Promise<{ schema: string; drop: () => Promise<void> }> {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: testDatabaseUrl });
-  await client.connect();
-  await client.query(`create schema ${schema}`);
-  await client.end();
-  return {
-    schema,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: testDatabaseUrl });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
-    },
-  };
 }
