@@ -1,7 +1,9 @@
 // A studio's live rules compiled for query matching: rules found by the query's key (`is`)
-// or by one of its words (`contains`) instead of by a pass over every rule.
+// or by the query's words (`contains`, see contains-index.ts) instead of by a pass over
+// every rule.
 import type { RuleContent } from '../rules/rule.js';
 import { termKey } from '../text/term-key.js';
+import { ContainsIndex, wordsOf } from './contains-index.js';
 import { inWindow, type Window, windowOf } from './effective.js';
 import type { EvaluatedRule, EvaluationInput } from './evaluation.js';
 
@@ -14,11 +16,6 @@ export interface CompiledRule {
   queryProfiles: ReadonlySet<string> | null;
   /** The last evaluation that took this rule (a rule matched by two conditions is taken once). */
   seen: number;
-}
-
-interface ContainsCondition {
-  rule: CompiledRule;
-  words: string[];
 }
 
 /** Precedence order: higher precedence first, then the older rule, then the smaller id. */
@@ -39,25 +36,38 @@ export class CompiledRules {
   readonly #byId = new Map<string, CompiledRule>();
   readonly #always: CompiledRule[] = [];
   readonly #byKey = new Map<string, CompiledRule[]>();
-  readonly #containsByWord = new Map<string, ContainsCondition[]>();
+  readonly #contains = new ContainsIndex<CompiledRule>();
   #evaluation = 0;
 
   constructor(rules: readonly EvaluatedRule[]) {
     for (const rule of rules) this.put(rule);
   }
 
-  /** As the constructor, letting the event loop run (`pass`) every few hundred rules. */
+  /**
+   * As the constructor, letting the event loop run (`pass`) every few hundred conditions:
+   * counted by condition, as a rule may have a thousand.
+   */
   static async sliced(rules: readonly EvaluatedRule[], pass: () => Promise<void>): Promise<CompiledRules> {
     const compiled = new CompiledRules([]);
-    for (let i = 0; i < rules.length; i++) {
-      compiled.put(rules[i]!);
-      if (i % 256 === 255) await pass();
+    let placed = 0;
+    for (const rule of rules) {
+      compiled.put(rule);
+      placed += 1 + rule.content.conditions.queries.length;
+      if (placed >= 256) {
+        placed = 0;
+        await pass();
+      }
     }
     return compiled;
   }
 
   get count(): number {
     return this.#byId.size;
+  }
+
+  /** The work of `contains` matching so far (see `ContainsIndex.examined`). */
+  get examined(): number {
+    return this.#contains.examined;
   }
 
   /** Adds a rule, or replaces the rule of its id. */
@@ -74,7 +84,10 @@ export class CompiledRules {
       seen: 0,
     };
     this.#byId.set(id, compiled);
-    this.#place(compiled, (list, entry) => list.push(entry));
+    this.#place(compiled, {
+      list: (list) => list.push(compiled),
+      contains: (words) => this.#contains.add(words, compiled),
+    });
   }
 
   /** Takes the rule of this id out, if it is in. */
@@ -82,36 +95,41 @@ export class CompiledRules {
     const compiled = this.#byId.get(id);
     if (compiled === undefined) return;
     this.#byId.delete(id);
-    this.#place(compiled, (list) => {
-      const at = list.findIndex(
-        (entry) => entry === compiled || (entry as ContainsCondition).rule === compiled,
-      );
-      if (at >= 0) list.splice(at, 1);
+    this.#place(compiled, {
+      list: (list) => {
+        const at = list.indexOf(compiled);
+        if (at >= 0) list.splice(at, 1);
+      },
+      contains: (words) => this.#contains.delete(words, compiled),
     });
   }
 
-  /** Walks the lists a rule belongs in (one per query condition), for adding or taking it out. */
+  /**
+   * Walks the places a rule belongs in (one per query condition), for adding or taking it
+   * out: a list, or the `contains` trie under the condition's words (none: every query
+   * contains them).
+   */
   #place(
     compiled: CompiledRule,
-    visit: <T extends CompiledRule | ContainsCondition>(list: T[], entry: T) => void,
+    visit: { list: (list: CompiledRule[]) => void; contains: (words: readonly string[]) => void },
   ): void {
     const { conditions } = compiled.content;
     if (conditions.queries.length === 0) {
-      visit(this.#always, compiled);
+      visit.list(this.#always);
       return;
     }
-    const contains = conditions.queryMatch === 'contains';
+    if (conditions.queryMatch !== 'contains') {
+      for (const query of conditions.queries) visit.list(listOf(this.#byKey, termKey(query)));
+      return;
+    }
+    // Conditions with the same words ("red bag", "bag red") are one place.
+    const placed = new Set<string>();
     for (const query of conditions.queries) {
-      const key = termKey(query);
-      if (!contains) {
-        visit(listOf(this.#byKey, key), compiled);
-      } else if (key === '') {
-        // No words to look for: every query contains them.
-        visit(this.#always, compiled);
-      } else {
-        const words = key.split(' ');
-        visit(listOf(this.#containsByWord, words[0]!), { rule: compiled, words });
-      }
+      const words = wordsOf(termKey(query));
+      const key = words.join(' ');
+      if (placed.has(key)) continue;
+      placed.add(key);
+      visit.contains(words);
     }
   }
 
@@ -127,15 +145,7 @@ export class CompiledRules {
     };
     for (const rule of this.#always) take(rule);
     for (const rule of this.#byKey.get(words.join(' ')) ?? []) take(rule);
-    if (this.#containsByWord.size > 0 && words.length > 0) {
-      const present = new Set(words);
-      for (const word of present) {
-        for (const condition of this.#containsByWord.get(word) ?? []) {
-          if (condition.rule.seen !== stamp && condition.words.every((w) => present.has(w)))
-            take(condition.rule);
-        }
-      }
-    }
+    this.#contains.match(words, take);
     return fired.sort(precedenceOrder);
   }
 }
