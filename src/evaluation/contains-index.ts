@@ -14,7 +14,14 @@ interface Node<T> {
 /** The distinct words of a term key (`''` has none), in the order the trie keeps them. */
 export function wordsOf(key: string): string[] {
   if (key === '') return [];
-  const words = key.split(' ').sort();
+  const words = key.split(' ');
+  // Most conditions have one or two words; a full sort of those costs more than the compile's rest.
+  if (words.length === 1) return words;
+  if (words.length === 2) {
+    const [first, second] = words as [string, string];
+    return first === second ? [first] : first < second ? words : [second, first];
+  }
+  words.sort();
   let distinct = 0;
   for (const word of words) if (distinct === 0 || words[distinct - 1] !== word) words[distinct++] = word;
   words.length = distinct;
@@ -31,8 +38,9 @@ export class ContainsIndex<T> {
   }
 
   /**
-   * Files a holder under a condition's distinct words, sorted (see `wordsOf`); once: the
-   * caller adds a holder once per distinct condition.
+   * Files a holder under a condition's distinct words, sorted (see `wordsOf`). A holder's
+   * conditions are added together, with none of another's between (`CompiledRules.put`), so
+   * a condition it holds already is the last one of its node.
    */
   add(words: readonly string[], holder: T): void {
     let node = this.#root;
@@ -46,7 +54,7 @@ export class ContainsIndex<T> {
       node = child;
     }
     node.holders ??= [];
-    node.holders.push(holder);
+    if (node.holders[node.holders.length - 1] !== holder) node.holders.push(holder);
   }
 
   /** Takes a holder out of a condition's node (if there), and the nodes nothing needs any more. */
