@@ -56,6 +56,7 @@ const CONSTRUCTS = ['{!', '${', '_query_', '_val_', 'query(', '[subquery', 'from
  * without whitespace: more is refused than Solr would run (`{ !x}`, `_QUERY_`), never less.
  */
 export function hiddenConstruct(value: string): string | undefined {
+  if (!mayHoldConstruct(value)) return undefined;
   let text = value;
   for (;;) {
     const { plain, backslashes } = unescapedOnce(text);
@@ -64,6 +65,21 @@ export function hiddenConstruct(value: string): string | undefined {
     if (!backslashes) return undefined;
     text = plain;
   }
+}
+
+/**
+ * Whether a construct could be read in the value at all: without an escape, each needs one of
+ * its own characters as written (`{`, `$`, `_`, `(`, `[`, the x of fromIndex). Most values
+ * (`10`, `brand:acme`, `price asc`) hold none, and are passed by this one look at each character.
+ */
+function mayHoldConstruct(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    // \ { $ _ ( [ x X
+    if (c === 92 || c === 123 || c === 36 || c === 95 || c === 40 || c === 91 || c === 120 || c === 88)
+      return true;
+  }
+  return false;
 }
 
 const isSpace = (c: number) =>
@@ -91,26 +107,30 @@ function hexAt(text: string, at: number): number {
   return code;
 }
 
+// Constructs are ASCII: a lone surrogate read as U+FFFD changes nothing that is looked for.
+const UTF16 = new TextDecoder('utf-16le');
+
 /** One pass of the Lucene parser's unescaping, lower-cased and without whitespace. */
 function unescapedOnce(text: string): { plain: string; backslashes: boolean } {
-  let plain = '';
+  // The result is never longer than the text: its characters as codes, made a string at the end.
+  const codes = new Uint16Array(text.length);
+  let length = 0;
   let backslashes = false;
-  const emit = (c: number) => {
-    if (isSpace(c)) return;
-    if (c === 92) backslashes = true;
-    plain += String.fromCharCode(c >= 65 && c <= 90 ? c + 32 : c);
-  };
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 92) emit(c);
-    else if (i + 1 < text.length) {
+    let c = text.charCodeAt(i);
+    if (c === 92) {
+      if (i + 1 === text.length) break;
       const unicode = (text.charCodeAt(i + 1) | 0x20) === 117 ? hexAt(text, i + 2) : -1;
       if (unicode >= 0) {
-        emit(unicode);
+        c = unicode;
         i += 5;
-      } else emit(text.charCodeAt(++i));
+      } else c = text.charCodeAt(++i);
+      if (c === 92) backslashes = true;
     }
+    if (isSpace(c)) continue;
+    codes[length++] = c >= 65 && c <= 90 ? c + 32 : c;
   }
+  const plain = UTF16.decode(codes.subarray(0, length));
   return { plain, backslashes };
 }
 
@@ -208,6 +228,10 @@ export function filterOf(value: string): string | undefined {
   return reader.filter();
 }
 
+/** Characters that end a bare term: the parser's brackets and quotes. */
+const isStop = (c: number) =>
+  c === 40 || c === 41 || c === 91 || c === 93 || c === 123 || c === 125 || c === 34;
+
 class FilterReader {
   #at = 0;
   constructor(private readonly text: string) {}
@@ -279,12 +303,14 @@ class FilterReader {
   /** A phrase (`"…"`, `\` escaping) or a bare term up to whitespace or a stop; unescaped, never empty. */
   #term(stops: string): string | undefined {
     const quote = this.#take('"');
+    // Runs without an escape are taken as slices; the string is built only around escapes.
     let term = '';
+    let run = this.#at;
     while (this.#at < this.text.length) {
-      const c = this.text[this.#at]!;
-      if (quote ? c === '"' : isSpace(c.charCodeAt(0)) || stops.includes(c) || '()[]{}"'.includes(c)) break;
-      if (c !== '\\') term += c;
-      else {
+      const c = this.text.charCodeAt(this.#at);
+      if (quote ? c === 34 : isSpace(c) || isStop(c) || stops.includes(this.text[this.#at]!)) break;
+      if (c === 92) {
+        term += this.text.slice(run, this.#at);
         // Unescaped as the parser does: `\uXXXX` is the character, `\x` is x.
         const unicode =
           (this.text.charCodeAt(this.#at + 1) | 0x20) === 117 ? hexAt(this.text, this.#at + 2) : -1;
@@ -292,9 +318,11 @@ class FilterReader {
           term += String.fromCharCode(unicode);
           this.#at += 5;
         } else if (++this.#at < this.text.length) term += this.text[this.#at];
+        run = this.#at + 1;
       }
       this.#at++;
     }
+    term += this.text.slice(run, Math.min(this.#at, this.text.length));
     if (quote && !this.#take('"')) return undefined;
     return term === '' ? undefined : term;
   }
