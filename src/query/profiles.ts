@@ -14,7 +14,8 @@ import { studioExists } from '../studios/service.js';
 import { getInstance } from '../typeahead/service.js';
 import * as repository from './repository.js';
 import type { NewQueryKey, QueryKey, QueryProfile, QueryProfileBody } from './schemas.js';
-import { isForbiddenParam, isPlainField } from './shopper-params.js';
+import { isForbiddenParam } from './shopper-params.js';
+import { isPlainField } from './solr-syntax.js';
 import type { QueryProfileTable } from './tables.js';
 
 const LINK_ORIGINATOR = 'query-profiles';

@@ -3,7 +3,8 @@
 // run wherever Solr's standard parser meets them, not only at the start of a value, and a
 // function or a document transformer can hold them too. Every check here is one pass over the
 // value (no regular expression), so the query endpoint's cost stays linear in what it is sent.
-import { quoted } from '../evaluation/solr-params.js';
+import { filterOf } from './shopper-filter.js';
+import { hexAt, isPlainField, isSpace } from './solr-syntax.js';
 
 /** Lower-case names for which a prefix is enough: every member of the family is refused. */
 const FORBIDDEN_PREFIXES = ['shards.', 'stream.', 'json.'];
@@ -81,32 +82,6 @@ function mayHoldConstruct(value: string): boolean {
   }
   return false;
 }
-
-const isSpace = (c: number) =>
-  c === 32 ||
-  (c >= 9 && c <= 13) ||
-  c === 0xa0 ||
-  c === 0x1680 ||
-  (c >= 0x2000 && c <= 0x200b) ||
-  c === 0x2028 ||
-  c === 0x2029 ||
-  c === 0x202f ||
-  c === 0x205f ||
-  c === 0x3000 ||
-  c === 0xfeff;
-
-function hexAt(text: string, at: number): number {
-  if (at + 4 > text.length) return -1;
-  let code = 0;
-  for (let i = at; i < at + 4; i++) {
-    const c = text.charCodeAt(i) | 0x20;
-    const digit = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
-    if (digit < 0) return -1;
-    code = code * 16 + digit;
-  }
-  return code;
-}
-
 // Constructs are ASCII: a lone surrogate read as U+FFFD changes nothing that is looked for.
 const UTF16 = new TextDecoder('utf-16le');
 
@@ -132,18 +107,6 @@ function unescapedOnce(text: string): { plain: string; backslashes: boolean } {
   }
   const plain = UTF16.decode(codes.subarray(0, length));
   return { plain, backslashes };
-}
-
-const isNameStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-const isNamePart = (c: number) => isNameStart(c) || (c >= 48 && c <= 57);
-/** The standard parser's fields that parse their value as a query or a function. */
-const MAGIC_FIELDS = new Set(['_query_', '_val_']);
-
-/** Whether `name` is a plain field name as Solr advises them: letters, digits, `_`, not a digit first. */
-export function isPlainField(name: string): boolean {
-  if (name.length === 0 || name.length > 100 || !isNameStart(name.charCodeAt(0))) return false;
-  for (let i = 1; i < name.length; i++) if (!isNamePart(name.charCodeAt(i))) return false;
-  return !MAGIC_FIELDS.has(name.toLowerCase());
 }
 
 /** The fields a profile lets a shopper name in `sort` and `fl`; undefined: any plain field. */
@@ -216,131 +179,4 @@ function fieldListOf(value: string, allowed: ReadonlySet<string> | undefined): s
     }
   }
   return names.join(',');
-}
-
-/**
- * One filter in the standard parser's syntax, read by a small grammar and written anew with
- * every value quoted: `[-]field:value`, where value is a term, a phrase, `*`, a range or a
- * parenthesised list joined by OR. Undefined when the value is not of that form.
- */
-export function filterOf(value: string): string | undefined {
-  const reader = new FilterReader(value);
-  return reader.filter();
-}
-
-/** Characters that end a bare term: the parser's brackets and quotes. */
-const isStop = (c: number) =>
-  c === 40 || c === 41 || c === 91 || c === 93 || c === 123 || c === 125 || c === 34;
-
-class FilterReader {
-  #at = 0;
-  constructor(private readonly text: string) {}
-
-  filter(): string | undefined {
-    this.#skipSpace();
-    const negated = this.#take('-');
-    const start = this.#at;
-    while (this.#at < this.text.length && isNamePart(this.text.charCodeAt(this.#at))) this.#at++;
-    const field = this.text.slice(start, this.#at);
-    if (!isPlainField(field) || !this.#take(':')) return undefined;
-    const next = this.text[this.#at];
-    const value = next === '[' || next === '{' ? this.#range() : next === '(' ? this.#list() : this.#single();
-    this.#skipSpace();
-    if (value === undefined || this.#at !== this.text.length) return undefined;
-    return `${negated ? '-' : ''}${field}:${value}`;
-  }
-
-  /** A term, a phrase or `*` (any value). */
-  #single(): string | undefined {
-    if (this.text[this.#at] === '*' && this.#endsAt(this.#at + 1, '')) {
-      this.#at++;
-      return '*';
-    }
-    const term = this.#term(')');
-    return term === undefined ? undefined : quoted(term);
-  }
-
-  /** `[a TO b]`, `{a TO b}` or mixed, each bound a term, a phrase or `*`. */
-  #range(): string | undefined {
-    const open = this.text[this.#at++]!;
-    this.#skipSpace();
-    const lower = this.#bound();
-    if (lower === undefined || !this.#skipSpace() || !this.#take('TO') || !this.#skipSpace())
-      return undefined;
-    const upper = this.#bound();
-    this.#skipSpace();
-    const close = this.text[this.#at++];
-    if (upper === undefined || (close !== ']' && close !== '}')) return undefined;
-    return `${open}${lower} TO ${upper}${close}`;
-  }
-
-  #bound(): string | undefined {
-    if (this.text[this.#at] === '*' && this.#endsAt(this.#at + 1, ']}')) {
-      this.#at++;
-      return '*';
-    }
-    const term = this.#term(']}');
-    // A quoted bound ending in a backslash or holding a quote is where the parser's reading is unsure.
-    if (term === undefined || term.includes('"') || term.includes('\\')) return undefined;
-    return quoted(term);
-  }
-
-  /** `(a OR "b c" OR …)`, at most 100 values. */
-  #list(): string | undefined {
-    this.#at++;
-    const values: string[] = [];
-    for (;;) {
-      this.#skipSpace();
-      const term = this.#term(')');
-      if (term === undefined || values.length === 100) return undefined;
-      values.push(quoted(term));
-      const spaced = this.#skipSpace();
-      if (this.#take(')')) return `(${values.join(' OR ')})`;
-      if (!spaced || !this.#take('OR') || !this.#skipSpace()) return undefined;
-    }
-  }
-
-  /** A phrase (`"…"`, `\` escaping) or a bare term up to whitespace or a stop; unescaped, never empty. */
-  #term(stops: string): string | undefined {
-    const quote = this.#take('"');
-    // Runs without an escape are taken as slices; the string is built only around escapes.
-    let term = '';
-    let run = this.#at;
-    while (this.#at < this.text.length) {
-      const c = this.text.charCodeAt(this.#at);
-      if (quote ? c === 34 : isSpace(c) || isStop(c) || stops.includes(this.text[this.#at]!)) break;
-      if (c === 92) {
-        term += this.text.slice(run, this.#at);
-        // Unescaped as the parser does: `\uXXXX` is the character, `\x` is x.
-        const unicode =
-          (this.text.charCodeAt(this.#at + 1) | 0x20) === 117 ? hexAt(this.text, this.#at + 2) : -1;
-        if (unicode >= 0) {
-          term += String.fromCharCode(unicode);
-          this.#at += 5;
-        } else if (++this.#at < this.text.length) term += this.text[this.#at];
-        run = this.#at + 1;
-      }
-      this.#at++;
-    }
-    term += this.text.slice(run, Math.min(this.#at, this.text.length));
-    if (quote && !this.#take('"')) return undefined;
-    return term === '' ? undefined : term;
-  }
-
-  #endsAt(at: number, stops: string): boolean {
-    return at === this.text.length || isSpace(this.text.charCodeAt(at)) || stops.includes(this.text[at]!);
-  }
-
-  #take(word: string): boolean {
-    if (!this.text.startsWith(word, this.#at)) return false;
-    this.#at += word.length;
-    return true;
-  }
-
-  /** Skips whitespace; whether there was some. */
-  #skipSpace(): boolean {
-    const start = this.#at;
-    while (this.#at < this.text.length && isSpace(this.text.charCodeAt(this.#at))) this.#at++;
-    return this.#at > start;
-  }
 }

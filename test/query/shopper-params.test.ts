@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { filterOf } from '../../src/query/shopper-filter.js';
 import {
-  filterOf,
   hiddenConstruct,
   isForbiddenParam,
   RefusedValue,
