@@ -14,7 +14,8 @@ import { studioExists } from '../studios/service.js';
 import { getInstance } from '../typeahead/service.js';
 import * as repository from './repository.js';
 import type { NewQueryKey, QueryKey, QueryProfile, QueryProfileBody } from './schemas.js';
-import { FORBIDDEN_PARAMS } from './solr-request.js';
+import { isForbiddenParam } from './shopper-params.js';
+import { isPlainField } from './solr-syntax.js';
 import type { QueryProfileTable } from './tables.js';
 
 const LINK_ORIGINATOR = 'query-profiles';
@@ -87,6 +88,8 @@ export async function writeProfile(
     ...(body.typeahead === undefined ? {} : { typeahead: body.typeahead }),
     defaults: body.defaults ?? {},
     allowedParams: [...new Set(body.allowedParams ?? [])],
+    ...(body.sortFields === undefined ? {} : { sortFields: [...new Set(body.sortFields)] }),
+    ...(body.returnFields === undefined ? {} : { returnFields: [...new Set(body.returnFields)] }),
     logSearches: body.logSearches ?? true,
     timeoutMs: body.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
@@ -255,11 +258,17 @@ async function checkReferences(
 ): Promise<void> {
   const errors: FieldError[] = [];
   for (const name of body.allowedParams ?? []) {
-    if (FORBIDDEN_PARAMS.has(name.toLowerCase())) {
+    if (isForbiddenParam(name)) {
       errors.push({
         field: 'allowedParams',
         message: `allowedParams cannot name ${name}: a shopper may never send it`,
       });
+    }
+  }
+  for (const field of ['sortFields', 'returnFields'] as const) {
+    for (const name of body[field] ?? []) {
+      // The standard parser's nested-query fields: Solr would run what they hold.
+      if (!isPlainField(name)) errors.push({ field, message: `${field} cannot name ${name}` });
     }
   }
   try {

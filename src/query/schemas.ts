@@ -5,6 +5,8 @@ import { IdString } from '../http/schemas.js';
 /** Solr parameter names: letters, digits, `.`, `_`, `-` (no local params, no spaces). */
 const PARAM_NAME = '^[A-Za-z][A-Za-z0-9._-]{0,99}$';
 const ParamName = Type.String({ pattern: PARAM_NAME, maxLength: 100 });
+/** A plain Solr field name, as Solr advises them: letters, digits and `_`, not a digit first. */
+const FieldName = Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,99}$', maxLength: 100 });
 const ParamValue = Type.Union([
   Type.String({ maxLength: 10_000 }),
   Type.Number({ minimum: -1e15, maximum: 1e15 }),
@@ -27,6 +29,19 @@ const settings = {
     Type.Array(ParamName, {
       maxItems: 100,
       description: "The shopper's parameters passed on to Solr; every other one is dropped",
+    }),
+  ),
+  sortFields: Type.Optional(
+    Type.Array(FieldName, {
+      maxItems: 100,
+      description:
+        "The fields a shopper's sort may name (as `field asc|desc` pairs); without it, any plain field name",
+    }),
+  ),
+  returnFields: Type.Optional(
+    Type.Array(FieldName, {
+      maxItems: 100,
+      description: "The fields a shopper's fl may name; without it, any plain field name or `*`",
     }),
   ),
   logSearches: Type.Optional(
@@ -58,6 +73,8 @@ export const QueryProfileSchema = Type.Object(
     typeahead: Type.Optional(Type.String()),
     defaults: Type.Record(Type.String(), ParamValue),
     allowedParams: Type.Array(Type.String()),
+    sortFields: Type.Optional(Type.Array(Type.String())),
+    returnFields: Type.Optional(Type.Array(Type.String())),
     logSearches: Type.Boolean(),
     timeoutMs: Type.Integer(),
     createdAt: Type.String(),

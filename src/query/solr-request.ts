@@ -2,31 +2,7 @@
 // profile allows (every other one dropped), and what evaluation made of the query.
 import type { Evaluation } from '../evaluation/evaluation.js';
 import { ValidationError } from '../http/errors.js';
-
-/**
- * Parameters a shopper may never send, whatever a profile allows: they pick another handler
- * (`qt`), read or post other content (`stream.*`), reach other cores (`shards`), change the
- * answer's format (`wt`), or are set from evaluation (`q`, `bq`, `elevateIds`, `excludeIds`).
- */
-export const FORBIDDEN_PARAMS = new Set([
-  'qt',
-  'wt',
-  'q',
-  'bq',
-  'elevateids',
-  'excludeids',
-  'shards',
-  'shards.qt',
-  'shards.info',
-  'stream.body',
-  'stream.url',
-  'stream.file',
-  'stream.contenttype',
-  'json',
-  'echoparams',
-  'debug',
-  'debugquery',
-]);
+import { type FieldChoices, isForbiddenParam, RefusedValue, shopperValue } from './shopper-params.js';
 
 /** The query endpoint's own parameters: evaluation's context, never sent to Solr. */
 const CONTEXT_PARAMS = new Set(['q', 'segment']);
@@ -69,13 +45,15 @@ export function readShopperRequest(search: URLSearchParams): ShopperRequest {
 export interface ProfileParams {
   defaults: Record<string, string | number | boolean | string[]>;
   allowedParams: readonly string[];
+  sortFields?: readonly string[] | undefined;
+  returnFields?: readonly string[] | undefined;
 }
 
 /**
  * What a profile's policy comes to: worked out once when the profile is loaded into memory
  * (served-profiles.ts), not per query.
  */
-export interface ProfilePolicy {
+export interface ProfilePolicy extends FieldChoices {
   allowed: ReadonlySet<string>;
   defaults: ReadonlyArray<readonly [string, string]>;
 }
@@ -87,14 +65,20 @@ export function profilePolicy(profile: ProfileParams): ProfilePolicy {
     for (const one of [value].flat()) defaults.push([name, String(one)]);
   }
   return {
-    allowed: new Set(profile.allowedParams.filter((name) => !FORBIDDEN_PARAMS.has(name.toLowerCase()))),
+    // A profile stored before a name was forbidden still never passes it on.
+    allowed: new Set(profile.allowedParams.filter((name) => !isForbiddenParam(name))),
     defaults,
+    sortFields: profile.sortFields === undefined ? undefined : new Set(profile.sortFields),
+    returnFields: profile.returnFields === undefined ? undefined : new Set(profile.returnFields),
   };
 }
 
 /**
- * The form body of the Solr request, and the names of the shopper's parameters dropped. The
- * profile's policy is worked out here when the caller holds none prepared.
+ * The form body of the Solr request, and the names of the shopper's parameters dropped (those
+ * the profile does not allow). An allowed parameter whose value Solr would read as more than a
+ * value (local parameters, a nested query, a function; shopper-params.ts) is refused: 400 naming
+ * it, before anything is sent. The profile's policy is worked out here when the caller holds
+ * none prepared.
  */
 export function solrRequest(
   profile: ProfileParams,
@@ -104,20 +88,25 @@ export function solrRequest(
 ): { body: URLSearchParams; dropped: string[] } {
   const body = new URLSearchParams();
   const { allowed, defaults } = policy;
-  const fromShopper = new Set<string>();
+  const passed: Array<[string, string]> = [];
   const dropped = new Set<string>();
   for (const [name, value] of shopper.params) {
-    // A local-params prefix (`{!…}`) would let a value pick its own parser, or fetch others.
-    if (allowed.has(name) && !value.trimStart().startsWith('{!')) fromShopper.add(name);
-    else dropped.add(name);
+    if (!allowed.has(name)) {
+      dropped.add(name);
+      continue;
+    }
+    const sent = shopperValue(name, value, policy);
+    if (sent instanceof RefusedValue) {
+      throw new ValidationError([{ field: name, message: sent.message }], 'invalid-parameter');
+    }
+    passed.push([name, sent]);
   }
+  const fromShopper = new Set(passed.map(([name]) => name));
   for (const [name, value] of defaults) {
     if (fromShopper.has(name) && name !== 'fq') continue;
     body.append(name, value);
   }
-  for (const [name, value] of shopper.params) {
-    if (fromShopper.has(name) && !value.trimStart().startsWith('{!')) body.append(name, value);
-  }
+  for (const [name, value] of passed) body.append(name, value);
   const { solr } = evaluation;
   body.set('q', solr.q);
   for (const fq of solr.fq) body.append('fq', fq);

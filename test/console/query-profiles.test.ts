@@ -95,6 +95,7 @@ test('query profiles: settings, the workbench and keys; API clients', { skip }, 
     await page.getByLabel('Collection').fill('products');
     await page.getByLabel('Studio (rules and rewrites)').selectOption('shop');
     await page.getByLabel(/Default Solr parameters/).fill('rows=5\nfl=id,name\ndefType=edismax');
+    await page.getByLabel(/Fields a shopper may sort by/).fill('price, name');
     await page.getByRole('button', { name: 'Save profile' }).click();
     await page
       .getByRole('row')
@@ -107,6 +108,9 @@ test('query profiles: settings, the workbench and keys; API clients', { skip }, 
       fl: 'id,name',
       defType: 'edismax',
     });
+    // An empty list is no list: any plain field, as the API reads a profile without one.
+    assert.deepEqual((saved.body as { sortFields?: string[] }).sortFields, ['price', 'name']);
+    assert.equal((saved.body as { returnFields?: string[] }).returnFields, undefined);
     await assertAccessible(page, 'query profiles');
   });
 

@@ -11,6 +11,7 @@ import { seedSolrCloud } from '../helpers/solr-cloud-layout.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { startZooKeeper, type ZooKeeperServer, zooKeeperSkipReason } from '../helpers/zookeeper.js';
 import { publishedRule, studioWithToken } from '../rules/api.js';
+import { ATTACKS } from './attacks.js';
 import { type SelectSolr, startSelectSolr } from './select-solr.js';
 
 const APP = 'shop';
@@ -221,7 +222,7 @@ for (const engine of engines) {
     });
 
     contract(
-      'drops what the profile does not allow: qt, stream.body, shards, local params; POST form works',
+      'drops what the profile does not allow: qt, stream.body, shards, collection; POST form works',
       async (t) => {
         const { app, nodes, key } = await setUp(t);
         const form = [
@@ -229,7 +230,7 @@ for (const engine of engines) {
           'qt=/update',
           'stream.body=<delete><query>*:*</query></delete>',
           'shards=evil:8983/solr/x',
-          'fq={!join from=a to=b}x:y',
+          'collection=other',
           'fq=brand:acme',
           'sort=price asc',
           'wt=xml',
@@ -268,18 +269,114 @@ for (const engine of engines) {
           'sort',
           'wt',
         ]);
-        assert.deepEqual(params.getAll('fq'), ['brand:acme']);
+        // The shopper's filter as searchdeck writes it anew: its value quoted.
+        assert.deepEqual(params.getAll('fq'), ['brand:"acme"']);
         assert.equal(params.get('wt'), 'json');
         assert.equal(params.get('q'), 'shoes');
         assert.deepEqual(response.json().fusion.droppedParams.sort(), [
           'bq',
+          'collection',
           'facet',
-          'fq',
           'qt',
           'shards',
           'stream.body',
           'wt',
         ]);
+      },
+    );
+
+    contract('a profile cannot allow a parameter that names cores, in any case', async (t) => {
+      const { app } = await setUp(t);
+      for (const name of [
+        'collection',
+        'Collection',
+        'shards.tolerant',
+        'fromIndex',
+        'stream.url',
+        'defType',
+      ]) {
+        for (const [method, url, extra] of [
+          ['PUT', `/api/apps/${APP}/query-profiles/web`, {}],
+          ['POST', `/api/apps/${APP}/query-profiles`, { id: 'other' }],
+        ] as const) {
+          const refused = await call(app, method, url, {
+            ...extra,
+            searchCluster: 'solr',
+            collection: 'products',
+            allowedParams: ['rows', name],
+          });
+          assert.equal(refused.status, 400, `${method} ${name}`);
+          assert.equal(refused.body.code, 'invalid-body');
+          assert.deepEqual(
+            refused.body.errors.map((e: { field: string }) => e.field),
+            ['allowedParams'],
+          );
+        }
+      }
+      const magic = await call(app, 'PUT', `/api/apps/${APP}/query-profiles/web`, {
+        searchCluster: 'solr',
+        collection: 'products',
+        sortFields: ['price', '_query_'],
+        returnFields: ['_val_'],
+      });
+      assert.equal(magic.status, 400);
+      assert.deepEqual(
+        magic.body.errors.map((e: { field: string }) => e.field),
+        ['sortFields', 'returnFields'],
+      );
+      assert.deepEqual((await call(app, 'GET', `/api/apps/${APP}/query-profiles/web`)).body.allowedParams, [
+        'rows',
+        'start',
+        'fq',
+        'sort',
+      ]);
+    });
+
+    contract(
+      'values Solr would run are answered 400 naming the parameter; safe forms are written anew',
+      async (t) => {
+        const { app, nodes, key, query } = await setUp(t, {
+          profile: {
+            allowedParams: ['rows', 'fq', 'sort', 'fl'],
+            sortFields: ['price'],
+            returnFields: ['id', 'name'],
+          },
+        });
+        for (const [name, value] of ATTACKS) {
+          for (const answer of [
+            await query(`q=shoes&${name}=${encodeURIComponent(value)}`),
+            await app
+              .inject({
+                method: 'POST',
+                url: `/api/apps/${APP}/query/web`,
+                headers: {
+                  authorization: `Bearer ${key}`,
+                  'content-type': 'application/x-www-form-urlencoded',
+                },
+                payload: new URLSearchParams({ q: 'shoes', [name]: value }).toString(),
+              })
+              .then((r) => ({ status: r.statusCode, body: r.json() })),
+          ]) {
+            assert.equal(answer.status, 400, `${name}=${value}`);
+            assert.equal(answer.body.code, 'invalid-parameter');
+            assert.deepEqual(
+              answer.body.errors.map((e: { field: string }) => e.field),
+              [name],
+            );
+          }
+        }
+        assert.equal(allReceived(nodes).length, 0, 'nothing reached Solr');
+        const sorted = await query('q=shoes&sort=cost%20asc');
+        assert.equal(sorted.status, 400);
+        assert.match(sorted.body.message, /sortFields/);
+        const ok = await query(
+          `q=shoes&fq=${encodeURIComponent('price:[10 TO *]')}&fq=${encodeURIComponent('-brand:(acme OR "big co")')}&sort=${encodeURIComponent('price DESC')}&fl=id%20name`,
+        );
+        assert.equal(ok.status, 200, JSON.stringify(ok.body));
+        const params = allReceived(nodes)[0]!;
+        assert.deepEqual(params.getAll('fq'), ['price:["10" TO *]', '-brand:("acme" OR "big co")']);
+        assert.equal(params.get('sort'), 'price desc');
+        assert.equal(params.get('fl'), 'id,name');
       },
     );
 

@@ -7,6 +7,7 @@ import { adminAuth, contractTest, engines, skipReason } from '../helpers/app.js'
 import { assertCounted, laneAndRouteNodes } from '../helpers/lanes.js';
 import { wireGet } from '../helpers/raw-request.js';
 import { publishedRule, studioWithToken } from '../rules/api.js';
+import { ATTACKS } from './attacks.js';
 import { startSelectSolr } from './select-solr.js';
 
 const QUERY = '/api/apps/shop/query/web';
@@ -44,7 +45,7 @@ async function twoNodes(t: TestContext, engine: (typeof engines)[number]) {
           collection: 'products',
           studio: 'studio1',
           defaults: { rows: 10, defType: 'edismax', qf: 'name' },
-          allowedParams: ['rows', 'start', 'fq', 'sort'],
+          allowedParams: ['rows', 'start', 'fq', 'sort', 'fl'],
           logSearches: false,
         },
       ],
@@ -99,7 +100,6 @@ for (const engine of engines) {
         'q=sale&segment=guests',
         'q=laptop&fq=brand:acme&fq=color:red&sort=price+asc',
         'q=laptop&qt=/update&shards=evil&stream.body=x&tracking=abc',
-        'q=laptop&fq=%7B!join%20from=a%20to=b%7Dx',
         'q=',
         '',
         'q=caf%C3%A9+cr%C3%A8me',
@@ -136,10 +136,31 @@ for (const engine of engines) {
         [`${QUERY}?q=a&q=b`, bearer],
         [`${QUERY}?q=${'x'.repeat(1001)}`, bearer],
         [`${QUERY}?q=laptop&segment=`, bearer],
+        [`${QUERY}?q=laptop&fq=%7B!join%20from=a%20to=b%7Dx`, bearer],
       ];
       const before = nodes.answered();
       for (const [target, given] of cases)
         await sameOnBoth(nodes, target, { 'x-request-id': 'trace-2', ...given });
+      assert.equal(nodes.answered(), before);
+    });
+
+    contract('answer 400 naming the parameter for values Solr would run, sending nothing', async (t) => {
+      const nodes = await twoNodes(t, engine);
+      const before = nodes.answered();
+      const sent = nodes.solr.received.length;
+      for (const [name, value] of ATTACKS) {
+        const target = `${QUERY}?q=laptop&${name}=${encodeURIComponent(value)}`;
+        // Through a node with the lane and one without: the route answers both, the same.
+        const answer = await sameOnBoth(nodes, target, nodes.bearer);
+        assert.match(answer, /^HTTP\/1\.1 400 /, `${name}=${value}`);
+        const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+        assert.equal(body.code, 'invalid-parameter');
+        assert.deepEqual(
+          body.errors.map((e: { field: string }) => e.field),
+          [name],
+        );
+      }
+      assert.equal(nodes.solr.received.length, sent, 'Solr received none of them');
       assert.equal(nodes.answered(), before);
     });
 

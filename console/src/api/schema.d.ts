@@ -2284,6 +2284,10 @@ export interface components {
                     };
                     /** @description The shopper's parameters passed on to Solr; every other one is dropped */
                     allowedParams?: string[];
+                    /** @description The fields a shopper's sort may name (as `field asc|desc` pairs); without it, any plain field name */
+                    sortFields?: string[];
+                    /** @description The fields a shopper's fl may name; without it, any plain field name or `*` */
+                    returnFields?: string[];
                     /** @description Log the queries into the typeahead instance's search logs */
                     logSearches?: boolean;
                     /** @description Per Solr request; default 5000 */
@@ -2431,6 +2435,8 @@ export interface components {
                 [key: string]: string | number | boolean | string[];
             };
             allowedParams: string[];
+            sortFields?: string[];
+            returnFields?: string[];
             logSearches: boolean;
             timeoutMs: number;
             createdAt: string;
@@ -2447,6 +2453,10 @@ export interface components {
             };
             /** @description The shopper's parameters passed on to Solr; every other one is dropped */
             allowedParams?: string[];
+            /** @description The fields a shopper's sort may name (as `field asc|desc` pairs); without it, any plain field name */
+            sortFields?: string[];
+            /** @description The fields a shopper's fl may name; without it, any plain field name or `*` */
+            returnFields?: string[];
             /** @description Log the queries into the typeahead instance's search logs */
             logSearches?: boolean;
             /** @description Per Solr request; default 5000 */
@@ -2464,6 +2474,10 @@ export interface components {
             };
             /** @description The shopper's parameters passed on to Solr; every other one is dropped */
             allowedParams?: string[];
+            /** @description The fields a shopper's sort may name (as `field asc|desc` pairs); without it, any plain field name */
+            sortFields?: string[];
+            /** @description The fields a shopper's fl may name; without it, any plain field name or `*` */
+            returnFields?: string[];
             /** @description Log the queries into the typeahead instance's search logs */
             logSearches?: boolean;
             /** @description Per Solr request; default 5000 */

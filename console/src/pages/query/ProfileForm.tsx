@@ -65,6 +65,9 @@ export function ProfileForm({
       ...(text('typeahead') ? { typeahead: text('typeahead') } : {}),
       defaults: defaultsOf(text('defaults')),
       allowedParams: listOf(text('allowedParams')),
+      // Empty: any plain field name, as the API reads a profile without the list.
+      ...(text('sortFields') ? { sortFields: listOf(text('sortFields')) } : {}),
+      ...(text('returnFields') ? { returnFields: listOf(text('returnFields')) } : {}),
       logSearches: form.get('logSearches') === 'on',
       ...(timeout ? { timeoutMs: Number(timeout) } : {}),
     };
@@ -177,6 +180,30 @@ export function ProfileForm({
           {...described('allowedParams')}
         />
         <Message error={error} field="allowedParams" />
+      </div>
+      <div className="field">
+        <label htmlFor="profile-sort-fields">
+          Fields a shopper may sort by (comma-separated; empty: any)
+        </label>
+        <input
+          id="profile-sort-fields"
+          name="sortFields"
+          defaultValue={profile?.sortFields?.join(', ') ?? ''}
+          {...described('sortFields')}
+        />
+        <Message error={error} field="sortFields" />
+      </div>
+      <div className="field">
+        <label htmlFor="profile-return-fields">
+          Fields a shopper may ask for in fl (comma-separated; empty: any)
+        </label>
+        <input
+          id="profile-return-fields"
+          name="returnFields"
+          defaultValue={profile?.returnFields?.join(', ') ?? ''}
+          {...described('returnFields')}
+        />
+        <Message error={error} field="returnFields" />
       </div>
       <div className="field">
         <label htmlFor="profile-timeout">Solr timeout (ms)</label>
