@@ -26,6 +26,8 @@ export interface AppContext {
 export interface Tuning {
   /** Delays between webhook delivery attempts of rule sync (ms). */
   readonly syncRetryDelaysMs?: readonly number[];
+  /** How often webhook delivery looks at its outbox when nothing wakes it (ms; 1000). */
+  readonly syncPollMs?: number;
   /** How long a typeahead index may go unused before it is dropped from memory (ms). */
   readonly typeaheadIdleMs?: number;
   /** Whether the fast lanes answer before routing (on unless a test compares them with the routes). */

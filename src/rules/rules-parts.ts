@@ -28,15 +28,11 @@ export function rulesParts(
   wrote: (rows: number) => void = () => {},
 ): RulesParts {
   const { db } = ctx.store;
-  const delays = ctx.tuning.syncRetryDelaysMs;
-  const webhooks = new WebhookDelivery(
-    db,
-    new SecretBox(ctx.secretKey),
-    ctx.log,
-    ctx.now,
-    ctx.metrics,
-    delays ? { retryDelaysMs: [...delays], timeoutMs: 2_000 } : {},
-  );
+  const { syncRetryDelaysMs: delays, syncPollMs } = ctx.tuning;
+  const webhooks = new WebhookDelivery(db, new SecretBox(ctx.secretKey), ctx.log, ctx.now, ctx.metrics, {
+    ...(delays ? { retryDelaysMs: [...delays], timeoutMs: 2_000 } : {}),
+    ...(syncPollMs ? { pollMs: syncPollMs } : {}),
+  });
   const metrics = new RulesMetrics(ctx.metrics);
   const bulk = new BulkRunner(db, ctx.log, ctx.now, webhooks, metrics, liveChanged, wrote);
   return {
