@@ -45,7 +45,15 @@ const idleSchemas: string[] = [];
 const allSchemas = new Set<string>();
 let admin: pg.Pool | undefined;
 // The tables of a migrated schema, and what they hold then (JSON rows by table).
-let template: Promise<{ tables: string[]; rows: Map<string, string> }> | undefined;
+let template: Promise<Template> | undefined;
+
+interface Template {
+  tables: string[];
+  /** What the tables hold (JSON rows by table). */
+  rows: Map<string, string>;
+  /** The tables the planner has statistics of. */
+  analyzed: string;
+}
 
 const adminPool = () =>
   (admin ??= new pg.Pool({ connectionString: testDatabaseUrl, max: 2, allowExitOnIdle: true }));
@@ -69,8 +77,11 @@ export async function leaseSchema(): Promise<{ schema: string; release(): Promis
   };
 }
 
+let cleanUpRegistered = false;
+
 async function migratedSchema(): Promise<string> {
-  if (allSchemas.size === 0) {
+  if (!cleanUpRegistered) {
+    cleanUpRegistered = true;
     process.once('beforeExit', dropAll);
     await dropLeftovers();
   }
@@ -99,7 +110,17 @@ async function tablesOf(schema: string): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
-async function contentOf(schema: string): Promise<{ tables: string[]; rows: Map<string, string> }> {
+/** The tables of a schema the planner has statistics of (ANALYZE, autovacuum or an index build). */
+async function analyzedTablesOf(schema: string): Promise<string> {
+  const { rows } = await adminPool().query<{ name: string }>(
+    `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = $1 and c.relkind = 'r' and c.reltuples >= 0 order by c.relname`,
+    [schema],
+  );
+  return rows.map((row) => row.name).join(',');
+}
+
+async function contentOf(schema: string): Promise<Template> {
   const tables = await tablesOf(schema);
   const held = new Map<string, string>();
   for (const table of tables) {
@@ -108,14 +129,17 @@ async function contentOf(schema: string): Promise<{ tables: string[]; rows: Map<
     );
     if (rows[0]?.rows) held.set(table, JSON.stringify(rows[0].rows));
   }
-  return { tables, rows: held };
+  return { tables, rows: held, analyzed: await analyzedTablesOf(schema) };
 }
 
 // Deleting from a few near-empty tables takes milliseconds where TRUNCATE takes hundreds. The
 // replica role skips the triggers and foreign keys, so the tables' order does not matter.
 async function reset(schema: string): Promise<void> {
   if (!template) throw new Error('no schema was migrated in this process');
-  const { tables, rows: seeded } = await template;
+  const { tables, rows: seeded, analyzed } = await template;
+  // Rows can be deleted, statistics cannot: a schema the planner analyzed is not fresh any
+  // more (a test of planner statistics would see the last test's), so it is dropped.
+  if ((await analyzedTablesOf(schema)) !== analyzed) throw new Error(`${schema} has new statistics`);
   const client = await adminPool().connect();
   try {
     await client.query('begin');
@@ -165,6 +189,7 @@ function isRunning(pid: number): boolean {
 async function dropAll(): Promise<void> {
   idleSchemas.length = 0;
   for (const schema of [...allSchemas]) await drop(schema).catch(() => {});
-  await admin?.end();
+  const pool = admin;
   admin = undefined;
+  await pool?.end();
 }
