@@ -4,8 +4,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { startService } from '../helpers/process.js';
+import { cliCommand, startService } from '../helpers/process.js';
 
 const dirs: string[] = [];
 function tempDataDir(): string {
@@ -64,8 +63,7 @@ describe('the service process', () => {
   });
 
   test('stops the start with a message naming a bad variable', () => {
-    const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-    const result = spawnSync(process.execPath, ['--import', 'tsx', main, 'serve'], {
+    const result = spawnSync(process.execPath, [...cliCommand(), 'serve'], {
       env: { ...process.env, SEARCHDECK_PORT: 'not-a-port', SEARCHDECK_DATA_DIR: tempDataDir() },
       encoding: 'utf8',
     });
@@ -76,9 +74,8 @@ describe('the service process', () => {
 
   test('changes the admin password with admin set-password', async () => {
     const dataDir = tempDataDir();
-    const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
     const env = { ...process.env, SEARCHDECK_DATA_DIR: dataDir, SEARCHDECK_ADMIN_PASSWORD: '' };
-    const set = spawnSync(process.execPath, ['--import', 'tsx', main, 'admin', 'set-password'], {
+    const set = spawnSync(process.execPath, [...cliCommand(), 'admin', 'set-password'], {
       env,
       input: 'brand-new-password\n',
       encoding: 'utf8',

@@ -5,15 +5,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openStore, type StoreOptions } from '../../src/storage/database.js';
 import { UserVerifier } from '../../src/users/verifier.js';
 import { skipReason } from '../helpers/app.js';
 import { testDatabaseUrl } from '../helpers/postgres.js';
-import { runCli } from '../helpers/process.js';
+import { cliCommand, runCli } from '../helpers/process.js';
 
-const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const dirs: string[] = [];
 function tempDataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'searchdeck-password-'));
@@ -45,7 +43,9 @@ function setPasswordOnTerminal(
   dataDir: string,
   answers: Array<{ after: string; type: string }>,
 ): Promise<{ status: number | null; screen: string }> {
-  const command = `'${process.execPath}' --import tsx '${main}' admin set-password`;
+  const command = [process.execPath, ...cliCommand(), 'admin', 'set-password']
+    .map((word) => `'${word}'`)
+    .join(' ');
   const child = spawn('script', ['-qec', command, '/dev/null'], {
     env: { ...process.env, SEARCHDECK_DATA_DIR: dataDir, SEARCHDECK_ADMIN_PASSWORD: '' },
     stdio: ['pipe', 'pipe', 'pipe'],
