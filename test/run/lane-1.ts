@@ -1,0 +1,3 @@
+import { runLane } from '../helpers/lane-runner.js';
+
+await runLane();
