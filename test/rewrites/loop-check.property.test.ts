@@ -86,7 +86,7 @@ describe('the incremental loop check', () => {
           }
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 
