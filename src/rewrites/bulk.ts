@@ -9,12 +9,15 @@ import { fieldErrors } from '../http/validation-errors.js';
 import type { Actor } from '../oauth/actor.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
+import { type LoopCheck, LoopCheckLimitError } from './loop-check.js';
 import { lockRewrites, takePublishTurn } from './repository.js';
 import {
   createRewrite,
   deleteRewriteOrMark,
+  liveLoopCheck,
   publishRewrite,
   type RewriteChange,
+  RewriteLoopError,
   updateRewriteStaging,
 } from './rewrite-edits.js';
 import {
@@ -74,7 +77,11 @@ export async function runBulk(
       errors: [],
     };
     const changes: RewriteChange[] = [];
+    // The live set's loop check, read once at the first publish and kept up to date by each
+    // one after it: a publish then searches from its own edges only, not the whole set again.
+    let loops: LoopCheck | undefined;
     for (const [index, item] of items.entries()) {
+      let revision: number | undefined;
       try {
         switch (item.operation) {
           case 'create': {
@@ -94,12 +101,18 @@ export async function runBulk(
             result.counts.deleted += 1;
             break;
           case 'publish':
-            changes.push(await publishRewrite(trx, actor, item.id!, now));
+            loops ??= await liveLoopCheck(trx, actor.studioId);
+            revision = loops.revision;
+            changes.push(await publishRewrite(trx, actor, item.id!, now, loops));
             result.counts.published += 1;
             break;
         }
       } catch (error) {
-        if (!(error instanceof AppError)) throw error;
+        // A check past its bound refuses the whole request: nothing of it is written.
+        if (!(error instanceof AppError) || error instanceof LoopCheckLimitError) throw error;
+        // A publish that failed after its check passed (not by a loop, which the check undoes)
+        // left the check ahead of what was written: the next publish reads the live set again.
+        if (revision !== loops?.revision && !(error instanceof RewriteLoopError)) loops = undefined;
         result.counts.failed += 1;
         result.errors.push({
           operation: item.operation,

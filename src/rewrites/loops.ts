@@ -31,7 +31,7 @@ export interface RewriteCycle {
 // keys of recent terms are kept, as keying dominated the check's time.
 const KEPT_KEYS = 50_000;
 const recentKeys = new Map<string, string>();
-function keyOf(term: string): string {
+export function keyOf(term: string): string {
   let key = recentKeys.get(term);
   if (key === undefined) {
     if (recentKeys.size >= KEPT_KEYS) recentKeys.clear();
@@ -46,7 +46,8 @@ export function rewriteEdges(rewrites: readonly IdentifiedRewrite[]): RewriteEdg
   return rewrites.flatMap(edgesOf);
 }
 
-function edgesOf(rewrite: IdentifiedRewrite): RewriteEdge[] {
+/** The edges one rewrite adds to the graph. */
+export function edgesOf(rewrite: IdentifiedRewrite): RewriteEdge[] {
   switch (rewrite.type) {
     case 'misspelling':
       return [{ from: rewrite.misspelling, to: rewrite.correction, id: rewrite.id }];
@@ -210,48 +211,78 @@ export class OverlapIndex {
   readonly #prefix = new Map<string, number[]>();
   readonly #suffix = new Map<string, number[]>();
 
-  add(words: readonly string[], id: number): void {
-    if (words.length === 0) return;
-    push(this.#whole, key(words), id);
-    const inner = new Set<string>();
-    for (let from = 0; from < words.length; from++) {
-      for (let to = from + 1; to <= words.length; to++) {
-        if (to - from < words.length) inner.add(key(words.slice(from, to)));
+  /** Indexes `words` under `id`; answers the work done (the stretches keyed), for a caller's bound. */
+  add(words: readonly string[], id: number): number {
+    return this.#stretches(words, (map, stretch) => {
+      const ids = map.get(stretch);
+      if (!ids) map.set(stretch, [id]);
+      else if (ids.at(-1) !== id) ids.push(id);
+    });
+  }
+
+  /** Takes `id` out again, given the words it was added with; answers the work done. */
+  remove(words: readonly string[], id: number): number {
+    return this.#stretches(words, (map, stretch) => {
+      const ids = map.get(stretch);
+      const at = ids?.indexOf(id) ?? -1;
+      if (at < 0) return;
+      ids!.splice(at, 1);
+      if (ids!.length === 0) map.delete(stretch);
+    });
+  }
+
+  #stretches(words: readonly string[], visit: (map: Map<string, number[]>, stretch: string) => void): number {
+    const length = words.length;
+    if (length === 0) return 0;
+    let work = 0;
+    for (let from = 0; from < length; from++) {
+      // Each stretch from `from` is the one before it and a word more (no array to join).
+      let stretch = words[from]!;
+      for (let to = from + 1; to <= length; to++) {
+        if (to > from + 1) stretch += ` ${words[to - 1]}`;
+        const map = to - from === length ? this.#whole : this.#inner;
+        visit(map, stretch);
+        if (from === 0 && to < length) visit(this.#prefix, stretch);
+        if (to === length && from > 0) visit(this.#suffix, stretch);
+        work += 1;
       }
     }
-    for (const stretch of inner) push(this.#inner, stretch, id);
-    for (let k = 1; k < words.length; k++) {
-      push(this.#prefix, key(words.slice(0, k)), id);
-      push(this.#suffix, key(words.slice(-k)), id);
-    }
+    return work;
   }
 
   /**
    * Adds to `found` the ids whose words overlap `written` (one holds the other, or an end of
    * one is the other's beginning: `laptop bag` and `bag case`), or, when `within`, only those
-   * whose words lie within `written`.
+   * whose words lie within `written`. Answers the work done: the lookups and the ids found.
    */
-  find(written: readonly string[], within: boolean, found: Set<number>): void {
-    if (written.length === 0) return;
+  find(written: readonly string[], within: boolean, found: Set<number>): number {
+    const length = written.length;
+    if (length === 0) return 0;
+    let work = 0;
     const add = (ids: number[] | undefined) => {
-      for (const id of ids ?? []) found.add(id);
+      work += 1;
+      if (!ids) return;
+      work += ids.length;
+      for (const id of ids) found.add(id);
     };
-    for (let from = 0; from < written.length; from++) {
-      for (let to = from + 1; to <= written.length; to++) add(this.#whole.get(key(written.slice(from, to))));
+    for (let from = 0; from < length; from++) {
+      let stretch = written[from]!;
+      for (let to = from + 1; to <= length; to++) {
+        if (to > from + 1) stretch += ` ${written[to - 1]}`;
+        add(this.#whole.get(stretch));
+        if (within) continue;
+        if (to - from === length) add(this.#inner.get(stretch));
+        // An end of the written words that begins what is matched, and the other way round.
+        if (to === length && from > 0) add(this.#prefix.get(stretch));
+        if (from === 0 && to < length) add(this.#suffix.get(stretch));
+      }
     }
-    if (within) return;
-    add(this.#inner.get(key(written)));
-    for (let k = 1; k < written.length; k++) {
-      add(this.#prefix.get(key(written.slice(-k))));
-      add(this.#suffix.get(key(written.slice(0, k))));
-    }
+    return work;
   }
 }
 
-const key = (words: readonly string[]) => words.join(' ');
-
 /** A term's words by term key, as evaluation splits queries. */
-function wordsOf(term: string): string[] {
+export function wordsOf(term: string): string[] {
   const key = keyOf(term);
   return key === '' ? [] : key.split(' ');
 }
@@ -263,7 +294,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /** The loop's terms as a reader follows it: `a → b → a`, an equivalent term shown where the path changes member. */
-function describe(edges: RewriteEdge[]): RewriteCycle {
+export function describe(edges: RewriteEdge[]): RewriteCycle {
   const terms: string[] = [];
   for (const edge of edges) {
     if (terms.length === 0 || keyOf(terms.at(-1)!) !== keyOf(edge.from)) terms.push(edge.from);

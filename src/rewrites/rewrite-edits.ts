@@ -8,7 +8,7 @@ import { isMissingParent } from '../storage/constraint-errors.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
 import { editVersioned, nextLastModified, requireVersion } from '../storage/versioned-edit.js';
-import { findRewriteCycleSliced, type IdentifiedRewrite } from './loops.js';
+import { LoopCheck } from './loop-check.js';
 import {
   deleteRewrite,
   insertRewrite,
@@ -110,16 +110,38 @@ export function updateRewriteStaging(
  * Copies staging to live, unless the live set would then rewrite some query back into
  * itself (409 naming the loop); a rewrite marked for deletion goes entirely. Publishes of
  * one studio take turns, so two that close a loop together cannot both pass the check.
+ * A bulk request hands the `loops` it keeps from one publish to the next (the studio's live
+ * set as its earlier publishes left it); a single publish reads the live set into one.
  */
-export function publishRewrite(db: Kysely<Database>, actor: Actor, id: string, now: Date) {
+export function publishRewrite(db: Kysely<Database>, actor: Actor, id: string, now: Date, loops?: LoopCheck) {
   return inTransaction(db, async (trx) => {
     await takePublishTurn(trx, actor.studioId);
     return modify(trx, actor, id, now, undefined, async (rewrite) => {
-      if (rewrite.staging.deleted) return 'remove';
-      await refuseLoops(trx, rewrite.studioId, rewrite.id, rewrite.staging);
+      const check = loops ?? (await liveLoopCheck(trx, rewrite.studioId));
+      if (rewrite.staging.deleted) {
+        check.remove(rewrite.id);
+        return 'remove';
+      }
+      const cycle = await check.loopWith(rewrite.id, asLiveRewrite(rewrite.id, rewrite.staging));
+      if (cycle) throw new RewriteLoopError(cycle.terms, cycle.ids);
       return { live: rewrite.staging };
     });
   });
+}
+
+/** A publish refused because the live set would loop; the loop check is as it was before it. */
+export class RewriteLoopError extends ConflictError {
+  constructor(terms: string[], ids: string[]) {
+    super(`publishing would make a rewrite loop: ${terms.join(' → ')}`, { cycle: terms, rewriteIds: ids });
+  }
+}
+
+/** The loop check of a studio's live set, read after the caller took the publish turn. */
+export async function liveLoopCheck(db: Kysely<Database>, studioId: string): Promise<LoopCheck> {
+  const live = (await selectStudioRewrites(db, studioId)).flatMap((rewrite) =>
+    rewrite.live === null ? [] : [asLiveRewrite(rewrite.id, rewrite.live)],
+  );
+  return LoopCheck.of(live);
 }
 
 /** Removes live: the rewrite is a draft again, and no longer marked for deletion. */
@@ -142,26 +164,6 @@ export function restoreRewrite(db: Kysely<Database>, actor: Actor, id: string, n
   return modify(db, actor, id, now, undefined, async (rewrite) => ({
     staging: { ...rewrite.staging, deleted: false },
   }));
-}
-
-/** The studio's live set with `content` as the live content of rewrite `id`: refused when it loops. */
-async function refuseLoops(
-  db: Kysely<Database>,
-  studioId: string,
-  id: string,
-  content: StoredRewriteContent,
-): Promise<void> {
-  const live: IdentifiedRewrite[] = (await selectStudioRewrites(db, studioId)).flatMap((other) =>
-    other.id === id || other.live === null ? [] : [asLiveRewrite(other.id, other.live)],
-  );
-  live.push(asLiveRewrite(id, content));
-  const cycle = await findRewriteCycleSliced(live);
-  if (cycle) {
-    throw new ConflictError(`publishing would make a rewrite loop: ${cycle.terms.join(' → ')}`, {
-      cycle: cycle.terms,
-      rewriteIds: cycle.ids,
-    });
-  }
 }
 
 type Edit = 'remove' | { staging?: StoredRewriteContent; live?: StoredRewriteContent | null };
