@@ -288,7 +288,9 @@ export async function putLinks(db: Kysely<Database>, links: NewLink[], now: Date
       created_at: now.toISOString(),
     });
   }
-  const inserted = await inTransaction(db, (trx) => insertMissingLinks(trx, [...rows.values()]));
+  // In key order: concurrent writers of overlapping links wait for each other instead of deadlocking.
+  const sorted = [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  const inserted = await inTransaction(db, (trx) => insertMissingLinks(trx, sorted));
   const created = new Set(inserted.map((row) => JSON.stringify([row.subject, row.link_type, row.object])));
   // The first of a relationship's spellings in the list takes its creation; a later one finds it made.
   return links.map((link) => created.delete(linkKey(link)));
