@@ -8,7 +8,7 @@ import { evaluateBenchmark } from './evaluate.js';
 import { ingestionBenchmark } from './ingestion.js';
 import { root } from './lib.js';
 import { linksBenchmark } from './links.js';
-import { objectsBenchmark } from './objects.js';
+import { objectsBenchmark, objectsLinksBenchmark } from './objects.js';
 import { queryBenchmark } from './query.js';
 import { rulesBenchmark } from './rules.js';
 import { startupBenchmark } from './startup.js';
@@ -32,6 +32,7 @@ const benchmarks: Benchmark[] = [
   ingestionBenchmark,
   rulesBenchmark,
   objectsBenchmark,
+  objectsLinksBenchmark,
   evaluateBenchmark,
   queryBenchmark,
   startupBenchmark,

@@ -275,6 +275,34 @@ export async function insertLink(db: Kysely<Database>, row: LinkTable): Promise<
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * Rows per multi-row insert: six parameters each, so a statement binds 6,000, far under
+ * PostgreSQL's limit of 65,535 (and SQLite's 32,766).
+ */
+export const LINK_INSERT_CHUNK = 1000;
+
+/** A stored relationship's key: its canonical direction. */
+export type StoredLinkKey = Pick<LinkTable, 'subject' | 'link_type' | 'object'>;
+
+/**
+ * Inserts the rows whose relationship is not stored yet, one statement per chunk; answers the
+ * keys of the rows it inserted (a row stored already, or inserted by another writer meanwhile,
+ * is not among them). The rows' keys must be distinct.
+ */
+export async function insertMissingLinks(db: Kysely<Database>, rows: LinkTable[]): Promise<StoredLinkKey[]> {
+  const inserted: StoredLinkKey[] = [];
+  for (let i = 0; i < rows.length; i += LINK_INSERT_CHUNK) {
+    const chunk = await db
+      .insertInto('link')
+      .values(rows.slice(i, i + LINK_INSERT_CHUNK))
+      .onConflict((oc) => oc.columns(['subject', 'link_type', 'object']).doNothing())
+      .returning(['subject', 'link_type', 'object'])
+      .execute();
+    inserted.push(...chunk);
+  }
+  return inserted;
+}
+
 /** Deletes one stored row; true when it existed. */
 export async function deleteStoredLink(
   db: Kysely<Database>,

@@ -10,11 +10,13 @@ import {
   deleteLinksTouching,
   deleteStoredLink,
   insertLink,
+  insertMissingLinks,
   type LinkRow,
   type RowSelection,
   selectAppNames,
   selectLinks,
 } from './repository.js';
+import type { LinkTable } from './tables.js';
 
 export interface Link {
   subject: string;
@@ -259,6 +261,39 @@ export async function putLink(
       await recordChange(trx, linkEvent(actor, 'put', answer, { after: answer, at: now }));
     return answer;
   });
+}
+
+/**
+ * Creates the relationships that are not stored yet (in either direction), a chunk of them per
+ * statement, for writers of many links at once (an import). Answers, per link in the order
+ * given, whether it was created: false for one stored already or written earlier in the list.
+ * Records no history (the caller's change does) and puts nothing in an app's context.
+ */
+export async function putLinks(db: Kysely<Database>, links: NewLink[], now: Date): Promise<boolean[]> {
+  for (const link of links) {
+    const problem = selfLinkProblem(link);
+    if (problem) throw new ValidationError([problem]);
+  }
+  const rows = new Map<string, LinkTable>();
+  for (const link of links) {
+    const key = storedKey(link.subject, link.object, link.linkType);
+    const id = linkKey(link);
+    if (rows.has(id)) continue;
+    rows.set(id, {
+      subject: key.subject,
+      object: key.object,
+      link_type: key.link_type,
+      originator: link.originator ?? 'unspecified',
+      given_reversed: key.reversed ? 1 : 0,
+      created_at: now.toISOString(),
+    });
+  }
+  // In key order: concurrent writers of overlapping links wait for each other instead of deadlocking.
+  const sorted = [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  const inserted = await inTransaction(db, (trx) => insertMissingLinks(trx, sorted));
+  const created = new Set(inserted.map((row) => JSON.stringify([row.subject, row.link_type, row.object])));
+  // The first of a relationship's spellings in the list takes its creation; a later one finds it made.
+  return links.map((link) => created.delete(linkKey(link)));
 }
 
 function linkEvent(

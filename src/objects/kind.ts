@@ -68,6 +68,8 @@ export interface ObjectKind<K extends KindKey> {
   write(run: ImportRun, items: ItemOf<K>[]): Promise<void>;
   /** Whether an object of the kind with this id exists (a link's end). */
   exists?(db: Kysely<Database>, id: string): Promise<boolean>;
+  /** Which of these ids exist, read a batch at a time: for a kind whose objects links name by the thousand. */
+  present?(db: Kysely<Database>, ids: string[]): Promise<Set<string>>;
 }
 
 /** What the policy makes of one object: create it, replace it, or leave the existing one alone. */

@@ -3,7 +3,7 @@
 // neither in the document nor present is refused, naming every such end.
 import type { Kysely } from 'kysely';
 import { ValidationError } from '../../http/errors.js';
-import { appObject, checkLinks, type Link, linkKey, listLinks, putLink } from '../../links/service.js';
+import { appObject, type Link, linkKey, listLinks, putLinks } from '../../links/service.js';
 import { existingRules } from '../../rules/rule-transfer.js';
 import type { Database } from '../../storage/schema.js';
 import type { ItemOf, ObjectKind, Selection } from '../kind.js';
@@ -13,15 +13,16 @@ type LinkItem = ItemOf<'links'>;
 
 const PAGE = 1000;
 
-/** A link end's type and id, when searchdeck manages objects of that type. */
+/** The link ends searchdeck manages objects of. */
 export interface ManagedEnds {
-  exists(db: Kysely<Database>, name: string): Promise<boolean> | undefined;
+  /** Of these names of managed objects, those that exist (read a batch at a time). */
+  present(db: Kysely<Database>, names: string[]): Promise<Set<string>>;
 }
 
 const linkName = (link: LinkItem) => `link:${link.subject} ${link.linkType} ${link.object}`;
 
 /** The links kind, checking ends through the kinds that own them. */
-export function linkKind(ends: ManagedEnds, managedPrefixes: readonly string[]): ObjectKind<'links'> {
+export function linkKind(managedEnds: ManagedEnds, managedPrefixes: readonly string[]): ObjectKind<'links'> {
   const managed = (end: string) => managedPrefixes.some((prefix) => end.startsWith(`${prefix}:`));
   return {
     key: 'links',
@@ -60,26 +61,19 @@ export function linkKind(ends: ManagedEnds, managedPrefixes: readonly string[]):
       return [];
     },
     async write(run, items) {
-      const missing = new Set<string>();
-      for (const link of items) {
-        for (const end of [link.subject, link.object]) {
-          const known = ends.exists(run.db, end);
-          if (known !== undefined && !(await known)) missing.add(end);
-        }
-      }
-      if (missing.size > 0) {
+      const ends = new Set(items.flatMap((link) => [link.subject, link.object]).filter(managed));
+      const present = await managedEnds.present(run.db, [...ends]);
+      const missing = [...ends].filter((end) => !present.has(end));
+      if (missing.length > 0) {
         throw new ValidationError(
-          [...missing].map((end) => ({
+          missing.map((end) => ({
             field: 'objects.links',
             message: `a link names ${end}, which is neither in the document nor present`,
           })),
         );
       }
-      for (const link of items) {
-        const present = await checkLinks(run.db, link);
-        if (!present) await putLink(run.db, link, run.now);
-        record(run, linkName(link), present ? 'skip' : 'create');
-      }
+      const created = await putLinks(run.db, items, run.now);
+      for (const [i, link] of items.entries()) record(run, linkName(link), created[i] ? 'create' : 'skip');
     },
   };
 }

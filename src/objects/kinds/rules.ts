@@ -58,4 +58,7 @@ export const ruleKind: ObjectKind<'rules'> = {
   async exists(db, id) {
     return (await existingRules(db, [id])).size > 0;
   },
+  async present(db, ids) {
+    return new Set((await existingRules(db, ids)).keys());
+  },
 };
