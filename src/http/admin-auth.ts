@@ -4,7 +4,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { accessOf, mayCall, type Principal } from '../users/roles.js';
-import { type ActiveSession, activeSession, csrfTokenMatches, type User } from '../users/service.js';
+import {
+  type ActiveSession,
+  activeSession,
+  csrfTokenMatches,
+  type SessionLimits,
+  type User,
+} from '../users/service.js';
 import { sessionIdFrom } from '../users/session-cookie.js';
 import type { UserVerifier } from '../users/verifier.js';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from './errors.js';
@@ -39,7 +45,7 @@ export interface UserAuthDeps {
   verifier: UserVerifier;
   limiter: FailureLimiter;
   now: () => Date;
-  sessionIdleMs: number;
+  sessions: SessionLimits;
 }
 
 type SlowVerdict = User | 'denied' | { retryAfter: number };
@@ -157,7 +163,7 @@ export async function sessionOf(
 ): Promise<ActiveSession | undefined> {
   const id = sessionIdFrom(request.headers.cookie);
   if (id === undefined) return undefined;
-  const session = await activeSession(deps.db, id, deps.now(), deps.sessionIdleMs);
+  const session = await activeSession(deps.db, id, deps.now(), deps.sessions);
   if (!session) throw new UnauthorizedError('the session has ended; sign in again', SESSION_CHALLENGE);
   if (!SAFE_METHODS.has(request.method)) {
     const given = request.headers['x-csrf-token'];

@@ -13,7 +13,7 @@ export class UsersParts {
     store: Store,
     limiter: FailureLimiter,
     now: () => Date,
-    sessionIdleMinutes: number,
+    sessions: { idleMinutes: number; maxHours: number },
     log: FastifyBaseLogger,
   ) {
     this.auth = {
@@ -21,7 +21,7 @@ export class UsersParts {
       verifier: new UserVerifier(store.db),
       limiter,
       now,
-      sessionIdleMs: sessionIdleMinutes * 60_000,
+      sessions: { idleMs: sessions.idleMinutes * 60_000, maxMs: sessions.maxHours * 3_600_000 },
     };
     this.passwords = new PasswordCheck(this.auth, log);
   }

@@ -90,7 +90,10 @@ for (const engine of engines) {
       const log = { warn: () => {} } as unknown as FastifyInstance['log'];
       const verifier = new UserVerifier(db);
       const limiter = new FailureLimiter(db, 'admin-login', now);
-      const passwords = new PasswordCheck({ db, verifier, limiter, now, sessionIdleMs: 60_000 }, log);
+      const passwords = new PasswordCheck(
+        { db, verifier, limiter, now, sessions: { idleMs: 60_000, maxMs: 3_600_000 } },
+        log,
+      );
       const connection = {};
       const check = (user: string, password: string) =>
         passwords.check('192.0.2.7', user, password, 'Basic', connection).then(
