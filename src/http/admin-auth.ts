@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import type { AccountThrottle, AccountTurn } from '../users/account-throttle.js';
 import { accessOf, mayCall, type Principal } from '../users/roles.js';
 import {
   type ActiveSession,
@@ -44,6 +45,7 @@ export interface UserAuthDeps {
   db: Kysely<Database>;
   verifier: UserVerifier;
   limiter: FailureLimiter;
+  accounts: AccountThrottle;
   now: () => Date;
   sessions: SessionLimits;
 }
@@ -58,9 +60,11 @@ interface RememberedCredentials {
 }
 
 /**
- * Checks a username and password against the failure limit: a client with too many failed
+ * Checks a username and password against the failure limits: a client with too many failed
  * logins is refused (429) before anything else, even with the right password, so the limit
- * slows guessing on every node. Used by Basic authentication and by signing in.
+ * slows guessing on every node; so is an address the user has not signed in from while the
+ * account waits after failures from many addresses (AccountThrottle). Used by Basic
+ * authentication and by signing in.
  */
 export class PasswordCheck {
   // Slow checks under way, by client and credentials: the same guess sent many times at once
@@ -110,11 +114,26 @@ export class PasswordCheck {
     password: string,
     connection?: object,
   ): Promise<{ retryAfter: number } | { user: User } | { credentials: string }> {
-    const retryAfter = await this.deps.limiter.retryAfter(client);
+    const { limiter, accounts } = this.deps;
+    const now = this.deps.now();
+    // The address's window and the account's, in one read.
+    const windows = await limiter.windowsWith(client, { counter: accounts.counter, client: username }, now);
+    const retryAfter = limiter.retryAfterOf(windows.own, now);
     if (retryAfter > 0) return { retryAfter };
+    // Only an account with failures asks whether the address is one the user signed in from.
+    const stranger = accounts.watched(windows.other) && !(await accounts.isKnown(username, client));
+    if (stranger) {
+      const wait = accounts.retryAfterOf(windows.other, now);
+      if (wait > 0) return { retryAfter: wait };
+    }
     const credentials = this.credentialsKey(connection, username, password);
-    const known = await this.deps.verifier.knownVerdict(username, password, credentials);
-    return known ? { user: known } : { credentials };
+    // A stranger's remembered credentials take the account's turn too (the slow check).
+    const known = stranger
+      ? undefined
+      : await this.deps.verifier.knownVerdict(username, password, credentials);
+    if (!known) return { credentials };
+    await accounts.rememberedSignIn(username, client);
+    return { user: known };
   }
 
   /**
@@ -133,22 +152,37 @@ export class PasswordCheck {
   }
 
   private async slowCheck(client: string, username: string, password: string): Promise<SlowVerdict> {
+    const { limiter, accounts } = this.deps;
     // Counted while it runs, so parallel guesses of different passwords cannot pass the limit.
-    const attempt = await this.deps.limiter.begin(client);
+    const attempt = await limiter.begin(client);
     if (attempt.retryAfter > 0) return { retryAfter: attempt.retryAfter };
+    let turn: AccountTurn | undefined;
     let user: User | undefined;
     try {
+      // From an address the user has not signed in from, the account's limit counts it too.
+      if (!(await accounts.isKnown(username, client))) {
+        turn = await accounts.begin(username);
+        if (turn.retryAfter > 0) {
+          await attempt.release();
+          return { retryAfter: turn.retryAfter };
+        }
+      }
       user = await this.deps.verifier.verify(username, password);
     } catch (error) {
       await attempt.release().catch(() => {});
+      await turn?.release().catch(() => {});
       throw error;
     }
     if (!user) {
       await attempt.failed();
+      await turn?.failed();
       return 'denied';
     }
     // Verified: a check that cannot be ended now stays counted until its window ends.
-    await attempt.release().catch((error) => this.log.warn({ err: error }, 'attempt not released'));
+    const warn = (error: unknown) => this.log.warn({ err: error }, 'attempt not released');
+    await attempt.release().catch(warn);
+    await turn?.succeeded().catch(warn);
+    await accounts.signedIn(username, client).catch(warn);
     return user;
   }
 }

@@ -6,6 +6,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js
 import { hashSecret } from '../security/password-hash.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
+import { deleteKnownClientsOf } from './known-client-repository.js';
 import {
   deleteEndedSessions,
   deleteSession,
@@ -102,7 +103,7 @@ export async function getUser(db: Kysely<Database>, username: string): Promise<U
   return userOf(row);
 }
 
-/** Changes a user; a new password or role ends the user's sessions. */
+/** Changes a user; a new password or role ends the user's sessions, and a new password forgets their addresses. */
 export async function changeUser(
   db: Kysely<Database>,
   username: string,
@@ -127,6 +128,8 @@ export async function changeUser(
     });
     if (!updated) throw userNotFound(username);
     if (hash !== undefined || changes.role !== undefined) await deleteSessionsOf(trx, username);
+    // The addresses it signed in from are known by the old password; the new one starts afresh.
+    if (hash !== undefined) await deleteKnownClientsOf(trx, username);
     const after = await getUser(trx, username);
     await recordChange(trx, {
       actor,
@@ -141,7 +144,7 @@ export async function changeUser(
   });
 }
 
-/** Deletes a user and ends their sessions. */
+/** Deletes a user, ends their sessions and forgets their addresses. */
 export async function removeUser(
   db: Kysely<Database>,
   username: string,
@@ -154,6 +157,7 @@ export async function removeUser(
     const before = await getUser(trx, username);
     await deleteUserRow(trx, username);
     await deleteSessionsOf(trx, username);
+    await deleteKnownClientsOf(trx, username);
     await recordChange(trx, {
       actor,
       action: 'delete',

@@ -26,3 +26,10 @@ export interface UserSessionTable {
   /** Moved forward at most every tenth of the idle time (a minute at most); the session ends after the idle time. */
   last_used_at: string;
 }
+
+/** An address a user signed in from (a password that matched), and when it last did. */
+export interface UserKnownClientTable {
+  username: string;
+  client: string;
+  signed_in_at: string;
+}

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { PasswordCheck, type UserAuthDeps } from '../http/admin-auth.js';
 import type { FailureLimiter } from '../http/rate-limiter.js';
 import type { Store } from '../storage/database.js';
+import { AccountThrottle } from './account-throttle.js';
 import { UserVerifier } from './verifier.js';
 
 /** What authenticates users: their passwords (with the shared failure limit) and sessions. */
@@ -20,6 +21,7 @@ export class UsersParts {
       db: store.db,
       verifier: new UserVerifier(store.db),
       limiter,
+      accounts: new AccountThrottle(store.db, now),
       now,
       sessions: { idleMs: sessions.idleMinutes * 60_000, maxMs: sessions.maxHours * 3_600_000 },
     };
