@@ -2,10 +2,14 @@
 // checks under way and when the next may start (src/users/account-throttle.ts decides).
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { CountedWindowRow } from './attempt-window-repository.js';
+import type { AttemptWindowRow } from './attempt-window-repository.js';
 import type { AttemptWindowTable } from './tables.js';
 
 export const ACCOUNT_COUNTER = 'admin-account';
+
+export interface AccountWindowRow extends AttemptWindowRow {
+  retry_at: string | null;
+}
 
 type Row = ExpressionBuilder<Database & { excluded: AttemptWindowTable }, 'attempt_window' | 'excluded'>;
 
@@ -129,10 +133,10 @@ export async function accountWindow(
   db: Kysely<Database>,
   username: string,
   now: Date,
-): Promise<CountedWindowRow | undefined> {
+): Promise<AccountWindowRow | undefined> {
   return db
     .selectFrom('attempt_window')
-    .select(['counter', 'failures', 'pending', 'window_ends_at', 'retry_at'])
+    .select(['failures', 'pending', 'window_ends_at', 'retry_at'])
     .where('counter', '=', ACCOUNT_COUNTER)
     .where('client', '=', username)
     .where('window_ends_at', '>', now.toISOString())

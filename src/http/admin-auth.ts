@@ -115,22 +115,22 @@ export class PasswordCheck {
     connection?: object,
   ): Promise<{ retryAfter: number } | { user: User } | { credentials: string }> {
     const { limiter, accounts } = this.deps;
-    const now = this.deps.now();
-    // The address's window and the account's, in one read.
-    const windows = await limiter.windowsWith(client, { counter: accounts.counter, client: username }, now);
-    const retryAfter = limiter.retryAfterOf(windows.own, now);
+    const retryAfter = await limiter.retryAfter(client);
     if (retryAfter > 0) return { retryAfter };
-    // Only an account with failures asks whether the address is one the user signed in from.
-    const stranger = accounts.watched(windows.other) && !(await accounts.isKnown(username, client));
-    if (stranger) {
-      const wait = accounts.retryAfterOf(windows.other, now);
-      if (wait > 0) return { retryAfter: wait };
-    }
     const credentials = this.credentialsKey(connection, username, password);
-    // A stranger's remembered credentials take the account's turn too (the slow check).
-    const known = stranger
-      ? undefined
-      : await this.deps.verifier.knownVerdict(username, password, credentials);
+    // A client this node saw sign in lately is known: the account's window cannot hold it, and
+    // a script's steady requests read nothing more than before.
+    if (!accounts.signedInHere(username, client)) {
+      const now = this.deps.now();
+      const window = await accounts.window(username, now);
+      if (accounts.watched(window) && !(await accounts.isKnown(username, client))) {
+        // A stranger while the account has failures: even remembered credentials take the
+        // account's turn (the slow check), else the right guess would pass while wrong ones wait.
+        const wait = accounts.retryAfterOf(window, now);
+        return wait > 0 ? { retryAfter: wait } : { credentials };
+      }
+    }
+    const known = await this.deps.verifier.knownVerdict(username, password, credentials);
     if (!known) return { credentials };
     await accounts.rememberedSignIn(username, client);
     return { user: known };

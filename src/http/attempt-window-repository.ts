@@ -145,41 +145,6 @@ export async function currentWindow(
 // Asked before every password check, so on every request of the Administrative API.
 const windows = new PreparedQueries<AttemptWindowRow>('attempt_window');
 
-export interface CountedWindowRow extends AttemptWindowRow {
-  counter: string;
-  retry_at: string | null;
-}
-
-/**
- * The windows that have not ended yet of two counted parties (a client address and an
- * account), read by one statement: asked before every password check.
- */
-export async function currentWindowsOf(
-  db: Kysely<Database>,
-  first: { counter: string; client: string },
-  second: { counter: string; client: string },
-  now: Date,
-): Promise<CountedWindowRow[]> {
-  return pairs.execute(
-    db,
-    'pair',
-    (db, parameter) =>
-      db
-        .selectFrom('attempt_window')
-        .select(['counter', 'failures', 'pending', 'window_ends_at', 'retry_at'])
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('counter', '=', parameter(0)), eb('client', '=', parameter(1))]),
-            eb.and([eb('counter', '=', parameter(2)), eb('client', '=', parameter(3))]),
-          ]),
-        )
-        .where('window_ends_at', '>', parameter(4)),
-    [first.counter, first.client, second.counter, second.client, now.toISOString()],
-  );
-}
-
-const pairs = new PreparedQueries<CountedWindowRow>('attempt_window_pair');
-
 /** Deletes the windows that ended at or before `now`. */
 export async function dropEndedWindows(db: Kysely<Database>, now: Date): Promise<void> {
   await db.deleteFrom('attempt_window').where('window_ends_at', '<=', now.toISOString()).execute();

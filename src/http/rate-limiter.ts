@@ -2,10 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import {
   type AttemptWindowRow,
-  type CountedWindowRow,
   countFailure,
   currentWindow,
-  currentWindowsOf,
   dropEndedWindows,
   endCheck,
   startCheck,
@@ -48,22 +46,6 @@ export class FailureLimiter {
   async retryAfter(client: string): Promise<number> {
     const now = this.now();
     return this.retryAfterOf(await currentWindow(this.db, this.counter, client, now), now);
-  }
-
-  /**
-   * The client's current window and another counted party's (`other`), read together at
-   * `now`: the password check asks for the account's with the address's.
-   */
-  async windowsWith(
-    client: string,
-    other: { counter: string; client: string },
-    now: Date,
-  ): Promise<{ own?: CountedWindowRow; other?: CountedWindowRow }> {
-    const rows = await currentWindowsOf(this.db, { counter: this.counter, client }, other, now);
-    return {
-      own: rows.find((row) => row.counter === this.counter),
-      other: rows.find((row) => row.counter === other.counter),
-    };
   }
 
   /** Seconds until a client whose current window is `window` may try again, or 0. */

@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely';
 import {
-  ACCOUNT_COUNTER,
+  type AccountWindowRow,
   accountWindow,
   type Delays,
   endAccountCheck,
   startAccountCheck,
 } from '../http/account-window-repository.js';
-import type { CountedWindowRow } from '../http/attempt-window-repository.js';
 import { secondsUntil } from '../http/rate-limiter.js';
 import type { Database } from '../storage/schema.js';
 import { isKnownSince, markKnown } from './known-client-repository.js';
@@ -77,19 +76,31 @@ export class AccountThrottle {
     });
   }
 
-  readonly counter = ACCOUNT_COUNTER;
+  /** The account's window that has not ended yet, if any. */
+  window(username: string, now: Date): Promise<AccountWindowRow | undefined> {
+    return accountWindow(this.db, username, now);
+  }
+
+  /**
+   * Whether this node saw the user's password match from this client in the last day: such
+   * a client is known, and its requests need not read the account's window at all.
+   */
+  signedInHere(username: string, client: string): boolean {
+    const at = this.marked.get(username)?.get(client);
+    return at !== undefined && Math.abs(this.now().getTime() - at) < MARK_EVERY_MS;
+  }
 
   /**
    * Whether checks of the account from unknown addresses take its turn: it has failures or
    * checks under way in its window. Remembered credentials then take the turn too, else a
    * guess that is right would pass while the wrong ones wait, telling them apart.
    */
-  watched(window: CountedWindowRow | undefined): boolean {
+  watched(window: AccountWindowRow | undefined): boolean {
     return window !== undefined && window.failures + window.pending > 0;
   }
 
   /** Seconds an unknown address must wait to try the account (its window as read), or 0. */
-  retryAfterOf(window: CountedWindowRow | undefined, now: Date): number {
+  retryAfterOf(window: AccountWindowRow | undefined, now: Date): number {
     if (window?.retry_at == null || window.failures + window.pending < this.settings.freeFailures) return 0;
     return Date.parse(window.retry_at) > now.getTime() ? secondsUntil(window.retry_at, now) : 0;
   }
@@ -110,9 +121,7 @@ export class AccountThrottle {
 
   /** Remembered credentials matched from this client: marked known at most once a day per node. */
   async rememberedSignIn(username: string, client: string): Promise<void> {
-    const at = this.marked.get(username)?.get(client);
-    if (at !== undefined && Math.abs(this.now().getTime() - at) < MARK_EVERY_MS) return;
-    await this.signedIn(username, client);
+    if (!this.signedInHere(username, client)) await this.signedIn(username, client);
   }
 
   /** Starts a check of the account's password from an unknown address, or says how long to wait. */
