@@ -29,7 +29,9 @@ export interface Delays {
  * after its last check) starts again when ended. A check that takes the last free place, or
  * one beyond, holds the turn until `holdUntil` (the next gets it then, should this one never
  * end): no check starts before its failure has set the delay. One conditional upsert, so
- * parallel starts from any node never pass together.
+ * parallel starts from any node never pass together. A check whose node died stays counted
+ * as under way until the window is forgotten; past the free ones, the hold still lets the
+ * next check start.
  */
 export async function startAccountCheck(
   db: Kysely<Database>,
