@@ -154,7 +154,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       adminLogin,
       tokenRequest: new FailureLimiter(deps.store.db, 'token-request', ctx.now),
     },
-    users: new UsersParts(deps.store, adminLogin, ctx.now, deps.config.sessionIdleMinutes, app.log),
+    users: new UsersParts(
+      deps.store,
+      adminLogin,
+      ctx.now,
+      { idleMinutes: deps.config.sessionIdleMinutes, maxHours: deps.config.sessionMaxHours },
+      app.log,
+    ),
     oauth: new TokenService(deps.store.db, deps.secretKey, ctx.now, externalIssuerSettings(deps.config)),
     rules: rulesParts(
       ctx,

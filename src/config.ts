@@ -74,6 +74,12 @@ const settings = {
     schema: Type.Integer({ minimum: 1, maximum: 43_200 }),
     default: 480,
   },
+  sessionMaxHours: {
+    env: 'SEARCHDECK_SESSION_MAX_HOURS',
+    // A console session ends this long after signing in, however much it is used (7 days by default).
+    schema: Type.Integer({ minimum: 1, maximum: 8760 }),
+    default: 168,
+  },
   cookieSecure: {
     env: 'SEARCHDECK_COOKIE_SECURE',
     // The session cookie is Secure over HTTPS anyway; this makes it so behind a TLS proxy too.
@@ -197,6 +203,8 @@ function describeProblem(name: SettingName, raw: string): string {
       return `"${raw}" is not a number of workers (0-64)`;
     case 'sessionIdleMinutes':
       return `"${raw}" is not a number of minutes (1-43200)`;
+    case 'sessionMaxHours':
+      return `"${raw}" is not a number of hours (1-8760)`;
     case 'cookieSecure':
       return `"${raw}" is not true or false`;
     case 'logLevel':

@@ -3,8 +3,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import type { AccountThrottle, AccountTurn } from '../users/account-throttle.js';
 import { accessOf, mayCall, type Principal } from '../users/roles.js';
-import { type ActiveSession, activeSession, csrfTokenMatches, type User } from '../users/service.js';
+import {
+  type ActiveSession,
+  activeSession,
+  csrfTokenMatches,
+  type SessionLimits,
+  type User,
+} from '../users/service.js';
 import { sessionIdFrom } from '../users/session-cookie.js';
 import type { UserVerifier } from '../users/verifier.js';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from './errors.js';
@@ -38,8 +45,9 @@ export interface UserAuthDeps {
   db: Kysely<Database>;
   verifier: UserVerifier;
   limiter: FailureLimiter;
+  accounts: AccountThrottle;
   now: () => Date;
-  sessionIdleMs: number;
+  sessions: SessionLimits;
 }
 
 type SlowVerdict = User | 'denied' | { retryAfter: number };
@@ -52,9 +60,11 @@ interface RememberedCredentials {
 }
 
 /**
- * Checks a username and password against the failure limit: a client with too many failed
+ * Checks a username and password against the failure limits: a client with too many failed
  * logins is refused (429) before anything else, even with the right password, so the limit
- * slows guessing on every node. Used by Basic authentication and by signing in.
+ * slows guessing on every node; so is an address the user has not signed in from while the
+ * account waits after failures from many addresses (AccountThrottle). Used by Basic
+ * authentication and by signing in.
  */
 export class PasswordCheck {
   // Slow checks under way, by client and credentials: the same guess sent many times at once
@@ -104,11 +114,26 @@ export class PasswordCheck {
     password: string,
     connection?: object,
   ): Promise<{ retryAfter: number } | { user: User } | { credentials: string }> {
-    const retryAfter = await this.deps.limiter.retryAfter(client);
+    const { limiter, accounts } = this.deps;
+    const retryAfter = await limiter.retryAfter(client);
     if (retryAfter > 0) return { retryAfter };
     const credentials = this.credentialsKey(connection, username, password);
+    // A client this node saw sign in lately is known: the account's window cannot hold it, and
+    // a script's steady requests read nothing more than before.
+    if (!accounts.signedInHere(username, client)) {
+      const now = this.deps.now();
+      const window = await accounts.window(username, now);
+      if (accounts.watched(window) && !(await accounts.isKnown(username, client))) {
+        // A stranger while the account has failures: even remembered credentials take the
+        // account's turn (the slow check), else the right guess would pass while wrong ones wait.
+        const wait = accounts.retryAfterOf(window, now);
+        return wait > 0 ? { retryAfter: wait } : { credentials };
+      }
+    }
     const known = await this.deps.verifier.knownVerdict(username, password, credentials);
-    return known ? { user: known } : { credentials };
+    if (!known) return { credentials };
+    await accounts.rememberedSignIn(username, client);
+    return { user: known };
   }
 
   /**
@@ -127,22 +152,37 @@ export class PasswordCheck {
   }
 
   private async slowCheck(client: string, username: string, password: string): Promise<SlowVerdict> {
+    const { limiter, accounts } = this.deps;
     // Counted while it runs, so parallel guesses of different passwords cannot pass the limit.
-    const attempt = await this.deps.limiter.begin(client);
+    const attempt = await limiter.begin(client);
     if (attempt.retryAfter > 0) return { retryAfter: attempt.retryAfter };
+    let turn: AccountTurn | undefined;
     let user: User | undefined;
     try {
+      // From an address the user has not signed in from, the account's limit counts it too.
+      if (!(await accounts.isKnown(username, client))) {
+        turn = await accounts.begin(username);
+        if (turn.retryAfter > 0) {
+          await attempt.release();
+          return { retryAfter: turn.retryAfter };
+        }
+      }
       user = await this.deps.verifier.verify(username, password);
     } catch (error) {
       await attempt.release().catch(() => {});
+      await turn?.release().catch(() => {});
       throw error;
     }
     if (!user) {
       await attempt.failed();
+      await turn?.failed();
       return 'denied';
     }
     // Verified: a check that cannot be ended now stays counted until its window ends.
-    await attempt.release().catch((error) => this.log.warn({ err: error }, 'attempt not released'));
+    const warn = (error: unknown) => this.log.warn({ err: error }, 'attempt not released');
+    await attempt.release().catch(warn);
+    await turn?.succeeded().catch(warn);
+    await accounts.signedIn(username, client).catch(warn);
     return user;
   }
 }
@@ -157,7 +197,7 @@ export async function sessionOf(
 ): Promise<ActiveSession | undefined> {
   const id = sessionIdFrom(request.headers.cookie);
   if (id === undefined) return undefined;
-  const session = await activeSession(deps.db, id, deps.now(), deps.sessionIdleMs);
+  const session = await activeSession(deps.db, id, deps.now(), deps.sessions);
   if (!session) throw new UnauthorizedError('the session has ended; sign in again', SESSION_CHALLENGE);
   if (!SAFE_METHODS.has(request.method)) {
     const given = request.headers['x-csrf-token'];

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import {
+  type AttemptWindowRow,
   countFailure,
   currentWindow,
   dropEndedWindows,
@@ -44,7 +45,11 @@ export class FailureLimiter {
   /** Seconds until the client may try again, or 0 when it is not blocked. */
   async retryAfter(client: string): Promise<number> {
     const now = this.now();
-    const window = await currentWindow(this.db, this.counter, client, now);
+    return this.retryAfterOf(await currentWindow(this.db, this.counter, client, now), now);
+  }
+
+  /** Seconds until a client whose current window is `window` may try again, or 0. */
+  retryAfterOf(window: AttemptWindowRow | undefined, now: Date): number {
     return window && window.failures >= this.maxFailures ? secondsUntil(window.window_ends_at, now) : 0;
   }
 
@@ -101,6 +106,7 @@ export class FailureLimiter {
   }
 }
 
-function secondsUntil(windowEndsAt: string, now: Date): number {
-  return Math.max(1, Math.ceil((Date.parse(windowEndsAt) - now.getTime()) / 1000));
+/** Whole seconds from `now` until the ISO time `at`, at least 1 (for `Retry-After`). */
+export function secondsUntil(at: string, now: Date): number {
+  return Math.max(1, Math.ceil((Date.parse(at) - now.getTime()) / 1000));
 }

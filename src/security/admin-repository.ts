@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
+import { deleteKnownClientsOf } from '../users/known-client-repository.js';
 import { deleteSessionsOf, selectUser, upsertPassword } from '../users/repository.js';
 
 // The admin password is the password of the first user, `admin` (the users table).
@@ -19,11 +20,12 @@ function adminRow(value: string) {
   };
 }
 
-/** Stores the admin password hash, replacing any stored one; the admin's sessions end. */
+/** Stores the admin password hash, replacing any stored one; the admin's sessions end and addresses are forgotten. */
 export async function storeAdminHash(db: Kysely<Database>, value: string): Promise<void> {
   await inTransaction(db, async (trx) => {
     await upsertPassword(trx, adminRow(value), true);
     await deleteSessionsOf(trx, ADMIN);
+    await deleteKnownClientsOf(trx, ADMIN);
   });
 }
 

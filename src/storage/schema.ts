@@ -26,7 +26,7 @@ import type {
   TypeaheadTermTable,
   TypeaheadTopTermTable,
 } from '../typeahead/tables.js';
-import type { AppUserTable, UserSessionTable } from '../users/tables.js';
+import type { AppUserTable, UserKnownClientTable, UserSessionTable } from '../users/tables.js';
 import type { JobLeaseTable } from './lease-repository.js';
 
 /** Key/value settings of the service itself (the admin password hash, …). */
@@ -66,4 +66,5 @@ export interface Database {
   history_event: HistoryEventTable;
   app_user: AppUserTable;
   user_session: UserSessionTable;
+  user_known_client: UserKnownClientTable;
 }

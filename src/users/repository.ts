@@ -113,7 +113,14 @@ export async function deleteSessionsOf(db: Kysely<Database>, username: string): 
   await db.deleteFrom('user_session').where('username', '=', username).execute();
 }
 
-/** Drops the sessions idle since before `before`. */
-export async function deleteIdleSessions(db: Kysely<Database>, before: string): Promise<void> {
-  await db.deleteFrom('user_session').where('last_used_at', '<', before).execute();
+/** Drops the sessions last used at or before `usedBefore` or started at or before `startedBefore`. */
+export async function deleteEndedSessions(
+  db: Kysely<Database>,
+  usedBefore: string,
+  startedBefore: string,
+): Promise<void> {
+  await db
+    .deleteFrom('user_session')
+    .where((eb) => eb.or([eb('last_used_at', '<=', usedBefore), eb('created_at', '<=', startedBefore)]))
+    .execute();
 }

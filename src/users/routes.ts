@@ -147,7 +147,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext, parts: User
     async (request, reply) => {
       const { username, password } = request.body;
       const user = await parts.passwords.check(request.ip, username, password, SESSION_CHALLENGE);
-      const started = await startSession(ctx.store.db, user.username, ctx.now(), parts.auth.sessionIdleMs);
+      const started = await startSession(ctx.store.db, user.username, ctx.now(), parts.auth.sessions);
       reply.header('set-cookie', sessionCookie(started.id, secureFor(request.protocol)));
       reply.header('cache-control', 'no-store');
       return {

@@ -6,8 +6,9 @@ import { ConflictError, NotFoundError, ValidationError } from '../http/errors.js
 import { hashSecret } from '../security/password-hash.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
+import { deleteKnownClientsOf } from './known-client-repository.js';
 import {
-  deleteIdleSessions,
+  deleteEndedSessions,
   deleteSession,
   deleteSessionsOf,
   deleteUserRow,
@@ -102,7 +103,7 @@ export async function getUser(db: Kysely<Database>, username: string): Promise<U
   return userOf(row);
 }
 
-/** Changes a user; a new password or role ends the user's sessions. */
+/** Changes a user; a new password or role ends the user's sessions, and a new password forgets their addresses. */
 export async function changeUser(
   db: Kysely<Database>,
   username: string,
@@ -127,6 +128,8 @@ export async function changeUser(
     });
     if (!updated) throw userNotFound(username);
     if (hash !== undefined || changes.role !== undefined) await deleteSessionsOf(trx, username);
+    // The addresses it signed in from are known by the old password; the new one starts afresh.
+    if (hash !== undefined) await deleteKnownClientsOf(trx, username);
     const after = await getUser(trx, username);
     await recordChange(trx, {
       actor,
@@ -141,7 +144,7 @@ export async function changeUser(
   });
 }
 
-/** Deletes a user and ends their sessions. */
+/** Deletes a user, ends their sessions and forgets their addresses. */
 export async function removeUser(
   db: Kysely<Database>,
   username: string,
@@ -154,6 +157,7 @@ export async function removeUser(
     const before = await getUser(trx, username);
     await deleteUserRow(trx, username);
     await deleteSessionsOf(trx, username);
+    await deleteKnownClientsOf(trx, username);
     await recordChange(trx, {
       actor,
       action: 'delete',
@@ -174,8 +178,24 @@ function unique(ids: string[]): string[] {
 
 // Sessions ---------------------------------------------------------------------------------
 
-/** How often a session's last use is written: reads in between do not write. */
-const TOUCH_EVERY_MS = 60_000;
+/**
+ * How long a console session may last: `idleMs` without use (SEARCHDECK_SESSION_IDLE_MINUTES),
+ * and `maxMs` after signing in however much it is used (SEARCHDECK_SESSION_MAX_HOURS).
+ */
+export interface SessionLimits {
+  idleMs: number;
+  maxMs: number;
+}
+
+/**
+ * How far behind a session's stored last use may fall before a request writes it: a tenth of
+ * the idle time, at most a minute. Requests in between write nothing, and a session ends at
+ * most this much before the idle time after its true last use, so one used more often than
+ * nine tenths of the idle time never ends idle (with 1 minute: written every 6 s).
+ */
+export function touchEvery(idleMs: number): number {
+  return Math.min(60_000, Math.floor(idleMs / 10));
+}
 
 export interface StartedSession {
   /** The session id, for the cookie; stored only as its hash. */
@@ -192,14 +212,14 @@ export function sessionIdHash(id: string): string {
   return createHash('sha256').update(id).digest('base64url');
 }
 
-/** Starts a session; sessions idle for `idleMs` (of anyone) are dropped on the way. */
+/** Starts a session; sessions that have ended (of anyone, idle or too old) are dropped on the way. */
 export async function startSession(
   db: Kysely<Database>,
   username: string,
   now: Date,
-  idleMs: number,
+  limits: SessionLimits,
 ): Promise<StartedSession> {
-  await deleteIdleSessions(db, new Date(now.getTime() - idleMs).toISOString());
+  await dropEndedSessions(db, now, limits);
   const id = randomBytes(32).toString('base64url');
   const csrfToken = randomBytes(32).toString('base64url');
   const at = now.toISOString();
@@ -213,23 +233,32 @@ export async function startSession(
   return { id, csrfToken };
 }
 
-/** The session of this id when it exists and has not been idle for `idleMs`; moves its last use. */
+/**
+ * The session of this id when it exists, has not been idle for the idle time and is younger
+ * than the maximum lifetime; moves its last use (see `touchEvery`).
+ */
 export async function activeSession(
   db: Kysely<Database>,
   id: string,
   now: Date,
-  idleMs: number,
+  limits: SessionLimits,
 ): Promise<ActiveSession | undefined> {
   const idHash = sessionIdHash(id);
   const found = await selectSession(db, idHash);
   if (!found) return undefined;
   const idle = now.getTime() - Date.parse(found.session.last_used_at);
-  if (idle >= idleMs) {
-    await deleteIdleSessions(db, new Date(now.getTime() - idleMs).toISOString());
+  const age = now.getTime() - Date.parse(found.session.created_at);
+  if (idle >= limits.idleMs || age >= limits.maxMs) {
+    await dropEndedSessions(db, now, limits);
     return undefined;
   }
-  if (idle >= TOUCH_EVERY_MS) await touchSession(db, idHash, now.toISOString());
+  if (idle >= touchEvery(limits.idleMs)) await touchSession(db, idHash, now.toISOString());
   return { user: userOf(found.user), csrfToken: found.session.csrf_token };
+}
+
+function dropEndedSessions(db: Kysely<Database>, now: Date, limits: SessionLimits): Promise<void> {
+  const before = (ms: number) => new Date(now.getTime() - ms).toISOString();
+  return deleteEndedSessions(db, before(limits.idleMs), before(limits.maxMs));
 }
 
 export async function endSession(db: Kysely<Database>, id: string): Promise<void> {

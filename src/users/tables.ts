@@ -21,7 +21,15 @@ export interface UserSessionTable {
   username: string;
   /** The synchronizer token every state-changing request of the session must send. */
   csrf_token: string;
+  /** The session ends this long after, used or not (SEARCHDECK_SESSION_MAX_HOURS). */
   created_at: string;
-  /** Moved forward at most once a minute; the session ends after the idle time. */
+  /** Moved forward at most every tenth of the idle time (a minute at most); the session ends after the idle time. */
   last_used_at: string;
+}
+
+/** An address a user signed in from (a password that matched), and when it last did. */
+export interface UserKnownClientTable {
+  username: string;
+  client: string;
+  signed_in_at: string;
 }

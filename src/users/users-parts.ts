@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { PasswordCheck, type UserAuthDeps } from '../http/admin-auth.js';
 import type { FailureLimiter } from '../http/rate-limiter.js';
 import type { Store } from '../storage/database.js';
+import { AccountThrottle } from './account-throttle.js';
 import { UserVerifier } from './verifier.js';
 
 /** What authenticates users: their passwords (with the shared failure limit) and sessions. */
@@ -13,15 +14,16 @@ export class UsersParts {
     store: Store,
     limiter: FailureLimiter,
     now: () => Date,
-    sessionIdleMinutes: number,
+    sessions: { idleMinutes: number; maxHours: number },
     log: FastifyBaseLogger,
   ) {
     this.auth = {
       db: store.db,
       verifier: new UserVerifier(store.db),
       limiter,
+      accounts: new AccountThrottle(store.db, now),
       now,
-      sessionIdleMs: sessionIdleMinutes * 60_000,
+      sessions: { idleMs: sessions.idleMinutes * 60_000, maxMs: sessions.maxHours * 3_600_000 },
     };
     this.passwords = new PasswordCheck(this.auth, log);
   }

@@ -150,6 +150,61 @@ for (const engine of engines) {
       assert.equal((await app.inject({ url: '/api/session', headers: { cookie } })).statusCode, 401);
     });
 
+    test('a session used every 20 s outlives an idle time of 1 minute; it ends a minute after its last use', async (t) => {
+      let now = new Date('2026-11-24T08:00:00Z');
+      const { app } = await build(t, engine, {
+        now: () => now,
+        env: { SEARCHDECK_SESSION_IDLE_MINUTES: '1' },
+      });
+      const { cookie } = await signIn(app, 'admin', ADMIN_PASSWORD);
+      const ask = () => app.inject({ url: '/api/session', headers: { cookie } });
+      for (let i = 1; i <= 15; i++) {
+        now = new Date(now.getTime() + 20_000);
+        assert.equal((await ask()).statusCode, 200, `after ${i * 20} s`);
+      }
+      // Written at most 6 s (a tenth of the idle time) behind: still there 53 s after the last use.
+      now = new Date(now.getTime() + 53_000);
+      assert.equal((await ask()).statusCode, 200);
+      now = new Date(now.getTime() + 60_000);
+      assert.equal((await ask()).statusCode, 401);
+    });
+
+    test('a session ends SEARCHDECK_SESSION_MAX_HOURS after signing in, even in use', async (t) => {
+      let now = new Date('2026-11-24T08:00:00Z');
+      const { app, store } = await build(t, engine, {
+        now: () => now,
+        env: { SEARCHDECK_SESSION_MAX_HOURS: '1' },
+      });
+      const { cookie } = await signIn(app, 'admin', ADMIN_PASSWORD);
+      const ask = () => app.inject({ url: '/api/studios', headers: { cookie } });
+      for (let minute = 10; minute < 60; minute += 10) {
+        now = new Date(Date.parse('2026-11-24T08:00:00Z') + minute * 60_000);
+        assert.equal((await ask()).statusCode, 200, `after ${minute} minutes`);
+      }
+      now = new Date('2026-11-24T08:59:59.999Z');
+      assert.equal((await ask()).statusCode, 200);
+      now = new Date('2026-11-24T09:00:00Z');
+      const ended = await ask();
+      assert.equal(ended.statusCode, 401);
+      assert.equal(ended.headers['www-authenticate'], 'Session realm="searchdeck"');
+      assert.equal((await store.db.selectFrom('user_session').selectAll().execute()).length, 0);
+    });
+
+    test('the maximum lifetime is 7 days by default; signing in drops sessions older', async (t) => {
+      let now = new Date('2026-11-24T08:00:00Z');
+      const { app, store } = await build(t, engine, { now: () => now });
+      const { cookie } = await signIn(app, 'admin', ADMIN_PASSWORD);
+      // Used every 4 hours, never idle for the default 8.
+      for (let hours = 4; hours < 168; hours += 4) {
+        now = new Date(Date.parse('2026-11-24T08:00:00Z') + hours * 3_600_000);
+        assert.equal((await app.inject({ url: '/api/session', headers: { cookie } })).statusCode, 200);
+      }
+      now = new Date('2026-12-01T08:00:00Z');
+      await signIn(app, 'admin', ADMIN_PASSWORD);
+      assert.equal((await store.db.selectFrom('user_session').selectAll().execute()).length, 1);
+      assert.equal((await app.inject({ url: '/api/session', headers: { cookie } })).statusCode, 401);
+    });
+
     test('signing in drops the sessions that have been idle too long', async (t) => {
       let now = new Date('2026-11-24T08:00:00Z');
       const { app, store } = await build(t, engine, { now: () => now });

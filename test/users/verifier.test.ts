@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { PasswordCheck } from '../../src/http/admin-auth.js';
 import { FailureLimiter } from '../../src/http/rate-limiter.js';
 import { hashSecret } from '../../src/security/password-hash.js';
+import { AccountThrottle } from '../../src/users/account-throttle.js';
 import { deleteUserRow, insertUser, updateUserRow } from '../../src/users/repository.js';
 import { UserVerifier } from '../../src/users/verifier.js';
 import { engines, freshStore, skipReason } from '../helpers/app.js';
@@ -90,7 +91,17 @@ for (const engine of engines) {
       const log = { warn: () => {} } as unknown as FastifyInstance['log'];
       const verifier = new UserVerifier(db);
       const limiter = new FailureLimiter(db, 'admin-login', now);
-      const passwords = new PasswordCheck({ db, verifier, limiter, now, sessionIdleMs: 60_000 }, log);
+      const passwords = new PasswordCheck(
+        {
+          db,
+          verifier,
+          limiter,
+          accounts: new AccountThrottle(db, now),
+          now,
+          sessions: { idleMs: 60_000, maxMs: 3_600_000 },
+        },
+        log,
+      );
       const connection = {};
       const check = (user: string, password: string) =>
         passwords.check('192.0.2.7', user, password, 'Basic', connection).then(

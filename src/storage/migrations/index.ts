@@ -4,6 +4,7 @@ import * as foundation from './0001_foundation.js';
 import * as links from './0002_links.js';
 import * as attemptWindow from './0003_attempt_window.js';
 import * as linkAppEnds from './0004_link_app_ends.js';
+import * as attemptWindowRetryAt from './0005_attempt_window_retry_at.js';
 import * as searchClusters from './0100_search_clusters.js';
 import * as clusterCommitWithin from './0101_search_cluster_commit_within.js';
 import * as jobLease from './0201_job_lease.js';
@@ -18,6 +19,7 @@ import * as ruleTextSearch from './0403_rule_text_search.js';
 import * as history from './0501_history.js';
 import * as queryProfiles from './0502_query_profiles.js';
 import * as users from './0901_users.js';
+import * as userKnownClient from './0902_user_known_client.js';
 
 type MigrationModule = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -27,6 +29,7 @@ const modules: Array<[string, MigrationModule]> = [
   ['0002_links', links],
   ['0003_attempt_window', attemptWindow],
   ['0004_link_app_ends', linkAppEnds],
+  ['0005_attempt_window_retry_at', attemptWindowRetryAt],
   ['0100_search_clusters', searchClusters],
   ['0101_search_cluster_commit_within', clusterCommitWithin],
   ['0201_job_lease', jobLease],
@@ -41,6 +44,7 @@ const modules: Array<[string, MigrationModule]> = [
   ['0501_history', history],
   ['0502_query_profiles', queryProfiles],
   ['0901_users', users],
+  ['0902_user_known_client', userKnownClient],
 ];
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
