@@ -80,6 +80,18 @@ const settings = {
     schema: Type.Boolean(),
     default: false,
   },
+  requestTimeoutMs: {
+    env: 'SEARCHDECK_REQUEST_TIMEOUT_MS',
+    // A request's line, headers and body must all arrive within this; else 408 and the connection closes.
+    schema: Type.Integer({ minimum: 100, maximum: 3_600_000 }),
+    default: 30_000,
+  },
+  maxConnectionsPerAddress: {
+    env: 'SEARCHDECK_MAX_CONNECTIONS_PER_ADDRESS',
+    // Open connections one client address may hold (0: no cap); trusted proxies are not capped.
+    schema: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+    default: 256,
+  },
   logLevel: {
     env: 'SEARCHDECK_LOG_LEVEL',
     schema: Type.Union([
@@ -197,6 +209,10 @@ function describeProblem(name: SettingName, raw: string): string {
       return `"${raw}" is not a number of workers (0-64)`;
     case 'sessionIdleMinutes':
       return `"${raw}" is not a number of minutes (1-43200)`;
+    case 'requestTimeoutMs':
+      return `"${raw}" is not a number of milliseconds (100-3600000)`;
+    case 'maxConnectionsPerAddress':
+      return `"${raw}" is not a number of connections (0-1000000; 0 for no cap)`;
     case 'cookieSecure':
       return `"${raw}" is not true or false`;
     case 'logLevel':
