@@ -28,6 +28,7 @@ import { FailureLimiter } from './http/rate-limiter.js';
 import { OneLinePerRequest } from './http/request-logging.js';
 import { ErrorBodySchema, isId } from './http/schemas.js';
 import { serializerFactory } from './http/serialization.js';
+import { Shutdown } from './http/shutdown.js';
 import { parseTrustedProxies } from './http/trust-proxy.js';
 import { validatorFactory } from './http/validation.js';
 import { requireWellFormedText } from './http/well-formed-text.js';
@@ -146,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.log,
     metrics,
   );
+  const shutdown = new Shutdown(app);
   const now = deps.now ?? (() => new Date());
   const ctx: AppContext = {
     config: deps.config,
@@ -157,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now,
     tuning: deps.tuning ?? {},
     lanes: new FastLanes(app, metrics, deps.tuning?.fastLanes !== false, trustedProxies !== false),
+    stopping: shutdown.signal,
   };
   const unwatchPool = watchPool(deps.store.pool, ctx.metrics, app.log);
   const adminLogin = new FailureLimiter(deps.store.db, 'admin-login', ctx.now);
@@ -182,6 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     query: new QueryParts(ctx),
     statistics,
     lanes: ctx.lanes,
+    shutdown,
   };
   app.decorate('parts', parts);
   app.addHook('onReady', async () => {

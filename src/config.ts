@@ -92,6 +92,12 @@ const settings = {
     schema: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
     default: 256,
   },
+  shutdownGraceMs: {
+    env: 'SEARCHDECK_SHUTDOWN_GRACE_MS',
+    // From a stop signal to the exit: requests under way finish, or are answered 503, within it.
+    schema: Type.Integer({ minimum: 2000, maximum: 600_000 }),
+    default: 10_000,
+  },
   logLevel: {
     env: 'SEARCHDECK_LOG_LEVEL',
     schema: Type.Union([
@@ -213,6 +219,8 @@ function describeProblem(name: SettingName, raw: string): string {
       return `"${raw}" is not a number of milliseconds (100-3600000)`;
     case 'maxConnectionsPerAddress':
       return `"${raw}" is not a number of connections (0-1000000; 0 for no cap)`;
+    case 'shutdownGraceMs':
+      return `"${raw}" is not a number of milliseconds (2000-600000)`;
     case 'cookieSecure':
       return `"${raw}" is not true or false`;
     case 'logLevel':

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unavailableError } from './database-unavailable.js';
-import { AppError, type ErrorCode, errorCodes } from './errors.js';
+import { AppError, type ErrorCode, errorCodes, ShuttingDownError } from './errors.js';
 import type { ErrorBody, FieldError } from './schemas.js';
 import { fieldErrors } from './validation-errors.js';
 
@@ -40,7 +40,9 @@ export function installErrorHandling(app: FastifyInstance, allowedMethods: (url:
     const error = unavailableError(thrown) ?? thrown;
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
-      if (error.status >= 500) request.log.error({ err: thrown }, 'request failed');
+      if (error.status >= 500 && !(error instanceof ShuttingDownError)) {
+        request.log.error({ err: thrown }, 'request failed');
+      }
       return sendError(request, reply, error.code, error.message, error);
     }
     if (error.validation) {
