@@ -4,6 +4,7 @@ import type { EvaluationParts } from './evaluation/evaluation-parts.js';
 import type { HistoryRetention } from './history/retention.js';
 import type { FastLanes } from './http/fast-lane.js';
 import type { FailureLimiter } from './http/rate-limiter.js';
+import type { Shutdown } from './http/shutdown.js';
 import type { TokenService } from './oauth/token-service.js';
 import type { QueryParts } from './query/query-parts.js';
 import type { RulesParts } from './rules/rules-parts.js';
@@ -32,6 +33,8 @@ export interface AppParts {
   readonly statistics: PlannerStatistics;
   /** The paths answered before routing (suggestions, link checks) and how often they were. */
   readonly lanes: FastLanes;
+  /** What ends the requests still under way when a stop's grace period runs out. */
+  readonly shutdown: Shutdown;
 }
 
 declare module 'fastify' {

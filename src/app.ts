@@ -13,6 +13,7 @@ import { historyArea } from './history/routes.js';
 import { requireUser, userCheck } from './http/admin-auth.js';
 import { type AppContext, type Area, appScope, type Tuning } from './http/area.js';
 import { addCommonHeaders, requestId } from './http/common-headers.js';
+import { capConnectionsPerAddress } from './http/connection-cap.js';
 import { consoleDirectory, consoleRoutes } from './http/console.js';
 import { answerClientError, answerFrameworkError, takeOverNodeAnswers } from './http/early-errors.js';
 import { installErrorHandling } from './http/error-handler.js';
@@ -27,6 +28,7 @@ import { FailureLimiter } from './http/rate-limiter.js';
 import { OneLinePerRequest } from './http/request-logging.js';
 import { ErrorBodySchema, isId } from './http/schemas.js';
 import { serializerFactory } from './http/serialization.js';
+import { Shutdown } from './http/shutdown.js';
 import { parseTrustedProxies } from './http/trust-proxy.js';
 import { validatorFactory } from './http/validation.js';
 import { requireWellFormedText } from './http/well-formed-text.js';
@@ -79,6 +81,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: (req) => requestId(req.headers['x-request-id']),
     // Answered by our own hook instead, in the common error body (common-headers.ts).
     return503OnClosing: false,
+    // A request's line, headers and body must all arrive within the request timeout (Node
+    // answers 408 through clientErrorHandler and closes the connection); Fastify's default of
+    // 0 let a client trickle a body forever. Node checks every 30 s by default, which would
+    // let a request run up to twice the timeout; checking the connections still receiving a
+    // request once a second (or more often for a shorter timeout) is cheap.
+    requestTimeout: deps.config.requestTimeoutMs,
     // A path parameter may be as long as the URL Node accepts (16 KiB with the headers):
     // the route's own schema or lookup answers an id that is too long, in the common body,
     // instead of the router's bare 414 (which also refused valid 128-character app ids).
@@ -86,7 +94,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Errors raised before routing (router, Node's parser) in the common body too.
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
-    http: { requireHostHeader: false },
+    http: {
+      requireHostHeader: false,
+      requestTimeout: deps.config.requestTimeoutMs,
+      headersTimeout: Math.min(60_000, deps.config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(deps.config.requestTimeoutMs / 4)),
+    },
     logController: new OneLinePerRequest(),
     // Schemas are compiled once per process, whatever the number of apps or prefixes.
     schemaController: {
@@ -126,6 +139,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   takeOverNodeAnswers(app);
   requireWellFormedText(app);
   const metrics = createMetrics(app);
+  const trustedProxies = parseTrustedProxies(deps.config.trustProxy);
+  capConnectionsPerAddress(
+    app.server,
+    deps.config.maxConnectionsPerAddress,
+    trustedProxies,
+    app.log,
+    metrics,
+  );
+  const shutdown = new Shutdown(app);
   const now = deps.now ?? (() => new Date());
   const ctx: AppContext = {
     config: deps.config,
@@ -136,12 +158,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     now,
     tuning: deps.tuning ?? {},
-    lanes: new FastLanes(
-      app,
-      metrics,
-      deps.tuning?.fastLanes !== false,
-      parseTrustedProxies(deps.config.trustProxy) !== false,
-    ),
+    lanes: new FastLanes(app, metrics, deps.tuning?.fastLanes !== false, trustedProxies !== false),
+    stopping: shutdown.signal,
   };
   const unwatchPool = watchPool(deps.store.pool, ctx.metrics, app.log);
   const adminLogin = new FailureLimiter(deps.store.db, 'admin-login', ctx.now);
@@ -173,6 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     query: new QueryParts(ctx),
     statistics,
     lanes: ctx.lanes,
+    shutdown,
   };
   app.decorate('parts', parts);
   app.addHook('onReady', async () => {

@@ -86,6 +86,24 @@ const settings = {
     schema: Type.Boolean(),
     default: false,
   },
+  requestTimeoutMs: {
+    env: 'SEARCHDECK_REQUEST_TIMEOUT_MS',
+    // A request's line, headers and body must all arrive within this; else 408 and the connection closes.
+    schema: Type.Integer({ minimum: 100, maximum: 3_600_000 }),
+    default: 30_000,
+  },
+  maxConnectionsPerAddress: {
+    env: 'SEARCHDECK_MAX_CONNECTIONS_PER_ADDRESS',
+    // Open connections one client address may hold (0: no cap); trusted proxies are not capped.
+    schema: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+    default: 256,
+  },
+  shutdownGraceMs: {
+    env: 'SEARCHDECK_SHUTDOWN_GRACE_MS',
+    // From a stop signal to the exit: requests under way finish, or are answered 503, within it.
+    schema: Type.Integer({ minimum: 2000, maximum: 600_000 }),
+    default: 10_000,
+  },
   logLevel: {
     env: 'SEARCHDECK_LOG_LEVEL',
     schema: Type.Union([
@@ -205,6 +223,12 @@ function describeProblem(name: SettingName, raw: string): string {
       return `"${raw}" is not a number of minutes (1-43200)`;
     case 'sessionMaxHours':
       return `"${raw}" is not a number of hours (1-8760)`;
+    case 'requestTimeoutMs':
+      return `"${raw}" is not a number of milliseconds (100-3600000)`;
+    case 'maxConnectionsPerAddress':
+      return `"${raw}" is not a number of connections (0-1000000; 0 for no cap)`;
+    case 'shutdownGraceMs':
+      return `"${raw}" is not a number of milliseconds (2000-600000)`;
     case 'cookieSecure':
       return `"${raw}" is not true or false`;
     case 'logLevel':

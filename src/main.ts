@@ -5,6 +5,10 @@ import { setAdminPassword } from './security/admin-credentials.js';
 import { prepareStore, serve } from './server.js';
 import { openMigratedStore } from './startup.js';
 
+const settings = describeSettings();
+const flagWidth = Math.max(...settings.map((s) => s.flag.length)) + 1;
+const envWidth = Math.max(...settings.map((s) => s.env.length)) + 1;
+
 const usage = `searchdeck: the experience layer of a search platform
 
 Usage:
@@ -16,9 +20,7 @@ Usage:
   searchdeck --help                        this text
 
 Flags and environment variables (a flag wins over its variable):
-${describeSettings()
-  .map((s) => `  ${s.flag.padEnd(18)} ${s.env.padEnd(27)} default ${s.default}`)
-  .join('\n')}
+${settings.map((s) => `  ${s.flag.padEnd(flagWidth)} ${s.env.padEnd(envWidth)} default ${s.default}`).join('\n')}
 `;
 
 /** `searchdeck admin set-password`: the exit code. */

@@ -6,7 +6,8 @@ import { loadSecretKey } from './security/secret-key.js';
 import { ensureAddressFree, ensureDataDir, listenFailure, openMigratedStore } from './startup.js';
 import type { Store } from './storage/database.js';
 
-const SHUTDOWN_GRACE_MS = 10_000;
+/** The end of a stop's grace period kept for answering what is still under way, and closing. */
+const ANSWER_MS = 1000;
 
 /** Opens the database, applies migrations and makes sure an admin password exists. */
 export async function prepareStore(config: Config, print: (line: string) => void): Promise<Store> {
@@ -60,20 +61,35 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   }
   // Printed whatever the log level, so operators and scripts see where it listens.
   process.stdout.write(`searchdeck listening at ${address}\n`);
-  stopGracefully(app);
+  stopGracefully(app, config.shutdownGraceMs);
   return app;
 }
 
 /**
  * On SIGTERM, SIGINT (and the other signals close-with-grace handles) the app stops accepting,
  * finishes in-flight requests, answers new ones on open connections 503, closes the database
- * and exits 0; past the grace period, or on a second signal, it exits 1 at once. An uncaught
- * error closes the same way and exits 1.
+ * and exits 0, all within the grace period: a second before it ends, the requests still under
+ * way are answered 503 (those waiting on Solr give up waiting) and their connections close.
+ * Past the grace period, or on a second signal, it exits 1 at once. An uncaught error closes
+ * the same way and exits 1.
  */
-function stopGracefully(app: FastifyInstance): void {
-  closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger: app.log }, async ({ signal, err }) => {
-    if (err) app.log.error({ err }, 'shutting down after an uncaught error');
-    else app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    await app.close();
-  });
+function stopGracefully(app: FastifyInstance, graceMs: number): void {
+  closeWithGrace(
+    {
+      delay: graceMs,
+      logger: app.log,
+      onTimeout: () => app.log.warn({ graceMs }, 'shutdown: not closed within the grace period, exiting 1'),
+    },
+    async ({ signal, err }) => {
+      if (err) app.log.error({ err }, 'shutting down after an uncaught error');
+      else app.log.info({ graceMs, signal }, 'shutting down: finishing in-flight requests');
+      const cut = setTimeout(() => app.parts.shutdown.cutShort(ANSWER_MS / 2), graceMs - ANSWER_MS);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(cut);
+      }
+      app.log.info('shutdown: closed');
+    },
+  );
 }

@@ -20,6 +20,11 @@ export interface AppContext {
   readonly tuning: Tuning;
   /** Where an area puts a path answered before routing (http/fast-lane.ts). */
   readonly lanes: FastLanes;
+  /**
+   * Aborted when a shutdown's grace period runs out (http/shutdown.ts): an outgoing call a
+   * request waits on gives up with it, and the request is answered 503.
+   */
+  readonly stopping: AbortSignal;
 }
 
 /** Timings that tests shorten; the service runs with the defaults. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './error-handler.js';
+import { SHUTTING_DOWN } from './errors.js';
 import { DATA_HEADERS, DOCS_HEADERS, HSTS } from './security-headers.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -47,7 +48,7 @@ export function addCommonHeaders(app: FastifyInstance): void {
     setCommonHeaders(request, reply);
     if (closing) {
       reply.header('connection', 'close');
-      sendError(request, reply, 'not-ready', 'the service is shutting down; retry on another node');
+      sendError(request, reply, 'not-ready', SHUTTING_DOWN);
       return;
     }
     // Node's server leaves this check to us (`requireHostHeader: false`), so that it is

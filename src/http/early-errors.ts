@@ -44,7 +44,7 @@ function clientErrorAnswer(code: string): { code: ErrorCode; message: string } {
 
 // Node keeps the response under way on a socket here; once its head is out, nothing more
 // may be written (Node's own handler checks the same).
-type ServerSocket = Socket & { _httpMessage?: { headersSent?: boolean } | null };
+type ServerSocket = Socket & { _httpMessage?: { headersSent?: boolean; req?: { url?: string } } | null };
 
 /**
  * Fastify's `clientErrorHandler`: Node's parser gave up on a request (so there is no
@@ -66,13 +66,10 @@ export function answerClientError(
     socket.destroy();
     return;
   }
-  writeAnswer(
-    socket,
-    answer.code,
-    answer.message,
-    requestPath((error as { rawPacket?: unknown }).rawPacket),
-    id,
-  );
+  // A request whose body did not arrive in time was read up to its headers: its path is known.
+  const path =
+    requestPath((error as { rawPacket?: unknown }).rawPacket) || (inFlight?.req?.url?.split('?')[0] ?? '');
+  writeAnswer(socket, answer.code, answer.message, path, id);
 }
 
 /** Writes a whole error answer in the common body straight to a socket, and closes it. */

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unavailableError } from './database-unavailable.js';
-import { AppError, type ErrorCode, errorCodes } from './errors.js';
+import { AppError, type ErrorCode, errorCodes, ShuttingDownError } from './errors.js';
 import type { ErrorBody, FieldError } from './schemas.js';
 import { fieldErrors } from './validation-errors.js';
 
@@ -34,13 +34,30 @@ export function sendError(
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * Whether the request's body stopped before its end: the client went away, or the request
+ * timeout cut it off (answered 408 already). No one is left to answer, and it is no fault of
+ * ours or of the database's, whatever the stream's error code says (ECONNRESET); logged at
+ * info as such.
+ */
+export function bodyAbandoned(request: FastifyRequest, error: unknown): boolean {
+  if (!request.raw.readableAborted) return false;
+  request.log.info({ err: error }, 'request abandoned: the connection closed before its body arrived');
+  return true;
+}
+
 /** Installs the one error handler and the not-found handler of the whole service. */
 export function installErrorHandling(app: FastifyInstance, allowedMethods: (url: string) => string[]): void {
   app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
+    if (bodyAbandoned(request, thrown)) {
+      return sendError(request, reply, 'malformed-request', 'the connection closed before the body arrived');
+    }
     const error = unavailableError(thrown) ?? thrown;
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
-      if (error.status >= 500) request.log.error({ err: thrown }, 'request failed');
+      if (error.status >= 500 && !(error instanceof ShuttingDownError)) {
+        request.log.error({ err: thrown }, 'request failed');
+      }
       return sendError(request, reply, error.code, error.message, error);
     }
     if (error.validation) {

@@ -115,3 +115,17 @@ export class TooManyRequestsError extends AppError {
     super('too-many-requests', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
   }
 }
+
+/** What a request is told when the service stops before it could be done. */
+export const SHUTTING_DOWN = 'the service is shutting down; retry on another node';
+
+/**
+ * The service stopped waiting for something the request needs (a Solr answer) because it is
+ * shutting down: 503 `not-ready`, and the connection closes after the answer. Expected at a
+ * stop, so not logged as a fault.
+ */
+export class ShuttingDownError extends AppError {
+  constructor() {
+    super('not-ready', SHUTTING_DOWN, { headers: { connection: 'close' } });
+  }
+}

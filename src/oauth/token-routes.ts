@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import { parseBasic } from '../http/admin-auth.js';
 import type { Area } from '../http/area.js';
 import { unavailableError } from '../http/database-unavailable.js';
+import { bodyAbandoned } from '../http/error-handler.js';
 import { AppError } from '../http/errors.js';
 import type { DocumentedOnly } from '../http/openapi.js';
 import type { FailureLimiter } from '../http/rate-limiter.js';
@@ -119,6 +120,9 @@ async function tokenRoutes(
       // How the parameters were given (twice, say), found before the handler ran.
       if (error instanceof OAuthError) {
         return oauthError(reply, STATUS_OF[error.error], error.error, error.description);
+      }
+      if (bodyAbandoned(request, error)) {
+        return oauthError(reply, 400, 'invalid_request', 'the connection closed before the body arrived');
       }
       const unavailable = unavailableError(error);
       if (unavailable) {

@@ -10,7 +10,7 @@ export class QueryMetrics {
   constructor(registry: Registry) {
     this.requests = new Counter({
       name: 'searchdeck_query_requests_total',
-      help: 'Queries through the query endpoint, by profile (app/id) and outcome (ok, solr-failed, solr-timeout)',
+      help: 'Queries through the query endpoint, by profile (app/id) and outcome (ok, solr-failed, solr-timeout, stopped)',
       labelNames: ['profile', 'outcome'],
       registers: [registry],
     });

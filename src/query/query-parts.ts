@@ -27,6 +27,8 @@ export class QueryParts {
   readonly logs: SearchLogBatch;
   readonly served: ServedProfiles;
   readonly feed: ChangeFeed;
+  /** Aborted when a shutdown's grace runs out: queries still waiting on Solr are answered 503. */
+  readonly stopping: AbortSignal;
   readonly #ctx: AppContext;
   readonly #box: SecretBox;
   readonly #clusters = new Map<string, Watched>();
@@ -34,6 +36,7 @@ export class QueryParts {
 
   constructor(ctx: AppContext) {
     this.#ctx = ctx;
+    this.stopping = ctx.stopping;
     this.#box = new SecretBox(ctx.secretKey);
     this.metrics = new QueryMetrics(ctx.metrics);
     this.logs = new SearchLogBatch(ctx.store.db, ctx.now, ctx.log, ctx.tuning.searchLogFlushMs);

@@ -3,7 +3,7 @@
 // the `fusion` object added, and the query counted for the typeahead instance.
 import type { Evaluation } from '../evaluation/evaluation.js';
 import type { EvaluationService } from '../evaluation/service.js';
-import { AppError, NotFoundError } from '../http/errors.js';
+import { AppError, NotFoundError, ShuttingDownError } from '../http/errors.js';
 import type { QueryParts } from './query-parts.js';
 import type { QueryProfile } from './schemas.js';
 import type { SolrOutcome } from './solr-client.js';
@@ -61,7 +61,10 @@ export class QueryService {
     };
   }
 
-  /** Sends a prepared query to a live node of its cluster (one retry on another); 502/504 when Solr fails. */
+  /**
+   * Sends a prepared query to a live node of its cluster (one retry on another); 502/504 when
+   * Solr fails, 503 when the service stops waiting for it at the end of a shutdown's grace.
+   */
   async send(prepared: PreparedQuery): Promise<string> {
     const { label, profile, evaluation, form, dropped } = prepared;
     const { metrics } = this.parts;
@@ -99,6 +102,7 @@ export class QueryService {
         form,
         nodes.nodes.credentials,
         profile.timeoutMs,
+        this.parts.stopping,
       );
       if (outcome.ok) {
         metrics.solrSeconds.observe({ profile: label }, (performance.now() - started) / 1000);
@@ -106,6 +110,11 @@ export class QueryService {
         if (profile.logSearches && profile.typeahead !== undefined)
           this.parts.logs.add(profile.typeahead, prepared.q);
         return withFusion(outcome.body, fusionOf(evaluation, node.name, dropped));
+      }
+      if (outcome.kind === 'stopped') {
+        // Not the node's fault: the service stopped waiting for it at the end of a shutdown's grace.
+        metrics.requests.inc({ profile: label, outcome: 'stopped' });
+        throw new ShuttingDownError();
       }
       metrics.nodeFailures.inc({ cluster: profile.searchCluster, node: node.name, kind: outcome.kind });
       failure = { node: node.name, outcome };

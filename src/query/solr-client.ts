@@ -13,7 +13,13 @@ const FORM_TYPE = 'application/x-www-form-urlencoded; charset=utf-8';
 
 export type SolrOutcome =
   | { ok: true; body: string }
-  | { ok: false; kind: 'timeout' | 'unreachable' | 'refused'; status?: number; detail: string };
+  | {
+      ok: false;
+      /** `stopped`: the service is stopping and gave up waiting (`stop` was aborted). */
+      kind: 'timeout' | 'unreachable' | 'refused' | 'stopped';
+      status?: number;
+      detail: string;
+    };
 
 interface Target {
   pool: Pool;
@@ -25,13 +31,14 @@ export class SolrClient {
   /** The pool and path of each node and collection queried, worked out once (a few per cluster). */
   readonly #targets = new Map<string, Target>();
 
-  /** POSTs `form` to `/{collection}/select` on the node; never throws. */
+  /** POSTs `form` to `/{collection}/select` on the node, given up when `stop` aborts; never throws. */
   select(
     node: SolrNode,
     collection: string,
     form: string,
     credentials: BasicCredentials | undefined,
     timeoutMs: number,
+    stop?: AbortSignal,
   ): Promise<SolrOutcome> {
     const target = this.#targetOf(`${node.baseUrl}/${encodeURIComponent(collection)}/select`);
     if (target === undefined) {
@@ -41,6 +48,9 @@ export class SolrClient {
     if (credentials) {
       headers.authorization = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
     }
+    if (stop?.aborted) {
+      return Promise.resolve({ ok: false, kind: 'stopped', detail: 'the service is stopping' });
+    }
     return new Promise((resolve) => {
       const abort = new AbortController();
       let settled = false;
@@ -48,6 +58,7 @@ export class SolrClient {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        stop?.removeEventListener('abort', stopped);
         resolve(outcome);
       };
       // The whole exchange, headers and body, within the profile's timeout.
@@ -55,6 +66,11 @@ export class SolrClient {
         done({ ok: false, kind: 'timeout', detail: `no answer within ${timeoutMs} ms` });
         abort.abort();
       }, timeoutMs);
+      const stopped = () => {
+        done({ ok: false, kind: 'stopped', detail: 'the service is stopping' });
+        abort.abort();
+      };
+      stop?.addEventListener('abort', stopped, { once: true });
       target.pool
         .request({
           path: target.path,

@@ -11,6 +11,9 @@ test('uses the documented defaults when nothing is set', () => {
   assert.equal(config.logLevel, 'info');
   assert.equal(config.statementTimeoutMs, 5000);
   assert.equal(config.pgParallelWorkers, 0);
+  assert.equal(config.requestTimeoutMs, 30_000);
+  assert.equal(config.maxConnectionsPerAddress, 256);
+  assert.equal(config.shutdownGraceMs, 10_000);
   assert.ok(Object.isFrozen(config));
 });
 
@@ -32,6 +35,9 @@ for (const [variable, value] of [
   ['SEARCHDECK_PG_PARALLEL_WORKERS', '-1'],
   ['SEARCHDECK_PG_PARALLEL_WORKERS', '65'],
   ['SEARCHDECK_STATEMENT_TIMEOUT_MS', '5s'],
+  ['SEARCHDECK_REQUEST_TIMEOUT_MS', '0'],
+  ['SEARCHDECK_MAX_CONNECTIONS_PER_ADDRESS', '-1'],
+  ['SEARCHDECK_SHUTDOWN_GRACE_MS', '1000'],
 ] as const) {
   test(`rejects ${variable}=${value} with a message naming the variable`, () => {
     assert.throws(

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { build, engines, skipReason } from '../helpers/app.js';
+import { build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { eventually } from '../helpers/eventually.js';
 import { ensureBuilt, npmStart } from '../helpers/process.js';
 
@@ -108,6 +108,41 @@ function readAll(socket: ReturnType<typeof connect>): Promise<string> {
 
 for (const engine of engines) {
   describe(`shutting down (${engine})`, () => {
+    const contract = contractTest(engine);
+    contract(
+      'answers 503 in the common body a request still under way when the grace period runs out',
+      async (t) => {
+        const { app } = await build(t, engine);
+        let entered: () => void = () => {};
+        const inHandler = new Promise<void>((resolve) => {
+          entered = resolve;
+        });
+        // A handler that waits on nothing the stop can abort, and never ends by itself.
+        app.get('/test/stuck', async () => {
+          entered();
+          await new Promise(() => {});
+        });
+        const url = await app.listen({ host: '127.0.0.1', port: 0 });
+        const socket = connect(Number(new URL(url).port), '127.0.0.1');
+        const answers = readAll(socket);
+        socket.write('GET /test/stuck?x=1 HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: stuck-1\r\n\r\n');
+        await inHandler;
+        const closing = app.close();
+        app.parts.shutdown.cutShort(10);
+        const text = await answers;
+        assert.match(text, /^HTTP\/1\.1 503 /);
+        assert.match(text, /\r\nconnection: close\r\n/i);
+        assert.match(text, /\r\nx-request-id: stuck-1\r\n/i);
+        assert.match(text, /\r\nx-content-type-options: nosniff\r\n/i);
+        const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
+        assert.equal(body.code, 'not-ready');
+        assert.equal(body.status, 503);
+        assert.equal(body.path, '/test/stuck');
+        assert.equal(body.requestId, 'stuck-1');
+        await closing;
+      },
+    );
+
     test('finishes requests under way, answers new ones 503 in the common body, refuses new connections', async (t) => {
       const skip = await skipReason(engine);
       if (skip) return t.skip(skip);
