@@ -28,6 +28,9 @@ async function freshService(
     SEARCHDECK_DATA_DIR: dataDir,
     SEARCHDECK_ADMIN_PASSWORD: PASSWORD,
     SEARCHDECK_LOG_LEVEL: 'warn',
+    // The WRITES requests go out side by side, each on a connection of its own: more than
+    // one address may hold by default, and a refused connection would count as answered.
+    SEARCHDECK_MAX_CONNECTIONS_PER_ADDRESS: '0',
   };
   if (engine === 'sqlite')
     return { env, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
