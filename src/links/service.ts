@@ -209,6 +209,19 @@ function storedKey(subject: string, object: string, linkType: LinkType) {
   return { subject: object, object: subject, link_type: reverseOf(linkType)!, reversed: true };
 }
 
+/** The row of a relationship as it is stored (in its stored direction). */
+function linkRow(link: NewLink, now: Date): LinkTable {
+  const key = storedKey(link.subject, link.object, link.linkType);
+  return {
+    subject: key.subject,
+    object: key.object,
+    link_type: key.link_type,
+    originator: link.originator ?? 'unspecified',
+    given_reversed: key.reversed ? 1 : 0,
+    created_at: now.toISOString(),
+  };
+}
+
 /**
  * Creates a relationship unless it exists (in either direction); answers it as asked for,
  * with the stored originator and creation time. In an app's scope both ends also join the app.
@@ -226,15 +239,7 @@ export async function putLink(
   if (problem) throw new ValidationError([problem]);
   const { linkType } = link;
   return inTransaction(db, async (trx) => {
-    const key = storedKey(link.subject, link.object, linkType);
-    const stored = await insertLink(trx, {
-      subject: key.subject,
-      object: key.object,
-      link_type: key.link_type,
-      originator: link.originator ?? 'unspecified',
-      given_reversed: key.reversed ? 1 : 0,
-      created_at: now.toISOString(),
-    });
+    const stored = await insertLink(trx, linkRow(link, now));
     const context = appObject(app);
     if (context) {
       // Both ends in name order: concurrent puts naming the same ends lock their context rows alike.
@@ -276,17 +281,8 @@ export async function putLinks(db: Kysely<Database>, links: NewLink[], now: Date
   }
   const rows = new Map<string, LinkTable>();
   for (const link of links) {
-    const key = storedKey(link.subject, link.object, link.linkType);
     const id = linkKey(link);
-    if (rows.has(id)) continue;
-    rows.set(id, {
-      subject: key.subject,
-      object: key.object,
-      link_type: key.link_type,
-      originator: link.originator ?? 'unspecified',
-      given_reversed: key.reversed ? 1 : 0,
-      created_at: now.toISOString(),
-    });
+    if (!rows.has(id)) rows.set(id, linkRow(link, now));
   }
   // In key order: concurrent writers of overlapping links wait for each other instead of deadlocking.
   const sorted = [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);

@@ -3,43 +3,14 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { LoopCheck, LoopCheckLimitError, MAX_LOOP_CHECK_WORK } from '../../src/rewrites/loop-check.js';
 import { findRewriteCycle, type IdentifiedRewrite } from '../../src/rewrites/loops.js';
+import { type RewriteContent, rewriteContent } from './arbitraries.js';
 
 // Terms of one to three words from few, spelt in ways that share a term key, so that nodes,
 // two-way sets, removed words and overlaps between parts of queries meet often.
 const word = fc.constantFrom('a', 'A', 'b', 'c', 'd');
-const term = fc.array(word, { minLength: 1, maxLength: 3 }).map((words) => words.join(' '));
 
-type Content = Omit<IdentifiedRewrite, 'id'>;
-const content: fc.Arbitrary<Content> = fc.oneof(
-  {
-    weight: 4,
-    arbitrary: fc.record({ type: fc.constant('misspelling' as const), misspelling: term, correction: term }),
-  },
-  { weight: 2, arbitrary: fc.record({ type: fc.constant('headTail' as const), query: term, head: term }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      type: fc.constant('synonym' as const),
-      input: term,
-      synonyms: fc.array(term, { minLength: 1, maxLength: 2 }),
-    }),
-  },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      type: fc.constant('synonym' as const),
-      synonyms: fc.array(term, { minLength: 2, maxLength: 3 }),
-    }),
-  },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant('phrase' as const), phrase: term }) },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      type: fc.constant('removeWords' as const),
-      words: fc.array(word, { minLength: 1, maxLength: 2 }),
-    }),
-  },
-);
+type Content = RewriteContent;
+const content = rewriteContent(word, { twoWaySynonyms: 2, removeWords: 2 });
 // Few ids, so that publishes often replace a live rewrite's content.
 const id: fc.Arbitrary<string> = fc.constantFrom('r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7');
 const step = fc.oneof(

@@ -4,42 +4,13 @@ import fc from 'fast-check';
 import { CompiledRewrites } from '../../src/evaluation/rewriting.js';
 import { findRewriteCycle, type IdentifiedRewrite, OverlapIndex } from '../../src/rewrites/loops.js';
 import type { LiveRewrite } from '../../src/rewrites/rewrite.js';
+import { rewriteContent } from './arbitraries.js';
 
 // Terms of one to three words from four, so rewrites often write words another rewrite
 // matches as part of a longer query, or a longer query holding them.
 const word = fc.constantFrom('a', 'b', 'c', 'd');
-const term = fc.array(word, { minLength: 1, maxLength: 3 }).map((words) => words.join(' '));
 
-const rewrite: fc.Arbitrary<Omit<IdentifiedRewrite, 'id'>> = fc.oneof(
-  {
-    weight: 4,
-    arbitrary: fc.record({ type: fc.constant('misspelling' as const), misspelling: term, correction: term }),
-  },
-  { weight: 2, arbitrary: fc.record({ type: fc.constant('headTail' as const), query: term, head: term }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      type: fc.constant('synonym' as const),
-      input: term,
-      synonyms: fc.array(term, { minLength: 1, maxLength: 2 }),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      type: fc.constant('synonym' as const),
-      synonyms: fc.array(term, { minLength: 2, maxLength: 3 }),
-    }),
-  },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant('phrase' as const), phrase: term }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      type: fc.constant('removeWords' as const),
-      words: fc.array(word, { minLength: 1, maxLength: 2 }),
-    }),
-  },
-);
+const rewrite = rewriteContent(word);
 const rewriteSet = fc
   .array(rewrite, { minLength: 1, maxLength: 6 })
   .map((set) => set.map((content, index) => ({ ...content, id: `r${index}` }) as IdentifiedRewrite));
