@@ -88,13 +88,14 @@ export class PasswordCheck {
     challenge: string,
     connection?: object,
   ): Promise<User> {
-    const quick = await this.quickVerdict(client, username, password, connection);
-    if ('retryAfter' in quick) throw tooManyFailures(quick.retryAfter);
-    if ('user' in quick) return quick.user;
-    const key = `${client}\0${quick.credentials}`;
+    const credentials = this.credentialsKey(connection, username, password);
+    // Joined from the start, not only once the slow check begins: the quick verdict reads the
+    // database, and a copy that finished reading after the first check ended would start
+    // another, counting one guess twice.
+    const key = `${client}\0${credentials}`;
     let check = this.underWay.get(key);
     if (check === undefined) {
-      check = this.slowCheck(client, username, password).finally(() => this.underWay.delete(key));
+      check = this.verdict(client, username, password, credentials).finally(() => this.underWay.delete(key));
       this.underWay.set(key, check);
     }
     const verdict = await check;
@@ -108,16 +109,42 @@ export class PasswordCheck {
    * the client is refused, or these are a user's remembered credentials, or it takes the slow
    * check (`credentials` names them). Every check of a password starts here.
    */
-  async quickVerdict(
+  quickVerdict(
     client: string,
     username: string,
     password: string,
     connection?: object,
   ): Promise<{ retryAfter: number } | { user: User } | { credentials: string }> {
+    return this.quickVerdictOf(
+      client,
+      username,
+      this.credentialsKey(connection, username, password),
+      password,
+    );
+  }
+
+  /** The quick verdict, then the slow check where it leaves one. */
+  private async verdict(
+    client: string,
+    username: string,
+    password: string,
+    credentials: string,
+  ): Promise<SlowVerdict> {
+    const quick = await this.quickVerdictOf(client, username, credentials, password);
+    if ('retryAfter' in quick) return quick;
+    if ('user' in quick) return quick.user;
+    return this.slowCheck(client, username, password);
+  }
+
+  private async quickVerdictOf(
+    client: string,
+    username: string,
+    credentials: string,
+    password: string,
+  ): Promise<{ retryAfter: number } | { user: User } | { credentials: string }> {
     const { limiter, accounts } = this.deps;
     const retryAfter = await limiter.retryAfter(client);
     if (retryAfter > 0) return { retryAfter };
-    const credentials = this.credentialsKey(connection, username, password);
     // A client this node saw sign in lately is known: the account's window cannot hold it, and
     // a script's steady requests read nothing more than before.
     if (!accounts.signedInHere(username, client)) {
