@@ -1,19 +1,14 @@
 // The account counter of `attempt_window`: one user name's failures from any address, the
 // checks under way and when the next may start (src/users/account-throttle.ts decides).
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { AttemptWindowRow } from './attempt-window-repository.js';
-import type { AttemptWindowTable } from './tables.js';
+import { type AttemptWindowRow, ended, startedCheckCounts } from './attempt-window-repository.js';
 
 export const ACCOUNT_COUNTER = 'admin-account';
 
 export interface AccountWindowRow extends AttemptWindowRow {
   retry_at: string | null;
 }
-
-type Row = ExpressionBuilder<Database & { excluded: AttemptWindowTable }, 'attempt_window' | 'excluded'>;
-
-const ended = (eb: Row, now: string) => eb('attempt_window.window_ends_at', '<=', now);
 
 /** The delays of an account beyond its free failures: the ISO time to wait for after each count. */
 export interface Delays {
@@ -56,13 +51,7 @@ export async function startAccountCheck(
       oc
         .columns(['counter', 'client'])
         .doUpdateSet((eb) => ({
-          failures: eb.case().when(ended(eb, nowText)).then(0).else(eb.ref('attempt_window.failures')).end(),
-          pending: eb
-            .case()
-            .when(ended(eb, nowText))
-            .then(1)
-            .else(eb('attempt_window.pending', '+', 1))
-            .end(),
+          ...startedCheckCounts(eb, nowText),
           retry_at: eb
             .case()
             .when(ended(eb, nowText))

@@ -9,10 +9,24 @@ export interface AttemptWindowRow {
   window_ends_at: string;
 }
 
-type Row = ExpressionBuilder<Database & { excluded: AttemptWindowTable }, 'attempt_window' | 'excluded'>;
+export type Row = ExpressionBuilder<
+  Database & { excluded: AttemptWindowTable },
+  'attempt_window' | 'excluded'
+>;
 
 /** Whether the stored window has ended at `now` (it then starts again with this attempt). */
-const ended = (eb: Row, now: string) => eb('attempt_window.window_ends_at', '<=', now);
+export const ended = (eb: Row, now: string) => eb('attempt_window.window_ends_at', '<=', now);
+
+/** The counts of a window once one more check has started: afresh when it had ended. */
+export const startedCheckCounts = (eb: Row, now: string) => ({
+  failures: eb.case().when(ended(eb, now)).then(0).else(eb.ref('attempt_window.failures')).end(),
+  pending: eb
+    .case()
+    .when(ended(eb, now))
+    .then(1)
+    .else(eb('attempt_window.pending', '+', 1))
+    .end(),
+});
 
 /** The window's end: the stored one, or the new one when the stored one has ended. */
 const windowEnd = (eb: Row, now: string) =>
@@ -74,13 +88,7 @@ export async function startCheck(
       oc
         .columns(['counter', 'client'])
         .doUpdateSet((eb) => ({
-          failures: eb.case().when(ended(eb, nowText)).then(0).else(eb.ref('attempt_window.failures')).end(),
-          pending: eb
-            .case()
-            .when(ended(eb, nowText))
-            .then(1)
-            .else(eb('attempt_window.pending', '+', 1))
-            .end(),
+          ...startedCheckCounts(eb, nowText),
           window_ends_at: windowEnd(eb, nowText),
         }))
         .where((eb) =>
