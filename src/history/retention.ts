@@ -1,13 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobMetrics } from '../jobs/job-metrics.js';
+import { ScheduledJob } from '../jobs/scheduled-job.js';
 import type { Store } from '../storage/database.js';
-import { releaseLease, tryAcquireLease } from '../storage/lease-repository.js';
 import { pruneHistory } from './service.js';
 
-const JOB = 'history-retention';
 // Held after a run, so the other nodes firing at the same time find it taken; it lapses
 // well before the next run.
 const JOB_LEASE_MS = 50 * 60_000;
@@ -24,52 +21,36 @@ export interface HistoryRetentionOptions {
 
 /** Prunes history events past the retention, every hour, on the one node that takes the lease. */
 export class HistoryRetention {
-  readonly nodeId = randomUUID();
-  readonly #options: HistoryRetentionOptions;
-  #cron: Cron | undefined;
+  readonly #job: ScheduledJob;
 
   constructor(options: HistoryRetentionOptions) {
-    this.#options = options;
+    const { store, log, retentionDays } = options;
+    this.#job = new ScheduledJob({
+      name: 'history-retention',
+      schedule: options.schedule ?? '23 * * * *',
+      leaseMs: JOB_LEASE_MS,
+      store,
+      jobs: options.jobs,
+      log,
+      now: options.now,
+      failureMessage: 'history retention job failed',
+      work: async (now) => {
+        const pruned = await pruneHistory(store.db, retentionDays, now, yieldToEventLoop);
+        if (pruned > 0) log.info({ pruned, retentionDays }, 'history events past the retention pruned');
+      },
+    });
   }
 
   start(): void {
-    this.#cron = new Cron(
-      this.#options.schedule ?? '23 * * * *',
-      { protect: true, unref: true },
-      async () => {
-        await this.runScheduledJob().catch((error) =>
-          this.#options.log.error({ err: error }, 'history retention job failed'),
-        );
-      },
-    );
+    this.#job.start();
   }
 
   stop(): void {
-    this.#cron?.stop();
+    this.#job.stop();
   }
 
   /** One run; false when another node holds the lease. */
   runScheduledJob(): Promise<boolean> {
-    return this.#options.jobs.run(JOB, () => this.#runOnLease());
-  }
-
-  async #runOnLease(): Promise<boolean> {
-    const { store, jobs, log, retentionDays } = this.#options;
-    const now = this.#options.now();
-    const until = new Date(now.getTime() + JOB_LEASE_MS);
-    if (!(await tryAcquireLease(store.db, JOB, this.nodeId, now, until))) {
-      jobs.leaseLost(JOB);
-      return false;
-    }
-    jobs.leaseTaken(JOB, until);
-    try {
-      const pruned = await pruneHistory(store.db, retentionDays, now, yieldToEventLoop);
-      if (pruned > 0) log.info({ pruned, retentionDays }, 'history events past the retention pruned');
-    } catch (error) {
-      await releaseLease(store.db, JOB, this.nodeId);
-      jobs.leaseLost(JOB);
-      throw error;
-    }
-    return true;
+    return this.#job.runOnLease();
   }
 }

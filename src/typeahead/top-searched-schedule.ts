@@ -1,15 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
 import type { JobMetrics } from '../jobs/job-metrics.js';
+import { ScheduledJob } from '../jobs/scheduled-job.js';
 import type { ChangeFeed } from '../storage/change-feed.js';
 import type { Store } from '../storage/database.js';
-import { releaseLease, tryAcquireLease } from '../storage/lease-repository.js';
 import { selectVersions } from './repository.js';
 import { refreshTopSearched } from './top-searched-job.js';
 
-const JOB_LEASE = 'typeahead-top-searched';
 // Held, not released, after a successful run: the other nodes firing in the same hour
 // find it taken; it lapses before the next hour's run.
 const JOB_LEASE_MS = 50 * 60_000;
@@ -30,11 +27,10 @@ export interface TopSearchedScheduleOptions {
  * that takes the hour's lease, and one instance's whenever it is asked for.
  */
 export class TopSearchedSchedule {
-  readonly nodeId = randomUUID();
   readonly #options: TopSearchedScheduleOptions;
+  readonly #job: ScheduledJob;
   readonly #runs: Counter<'trigger'>;
   #stopped = false;
-  #cron: Cron | undefined;
 
   constructor(options: TopSearchedScheduleOptions) {
     this.#options = options;
@@ -44,19 +40,26 @@ export class TopSearchedSchedule {
       labelNames: ['trigger'] as const,
       registers: [options.metrics],
     });
+    this.#job = new ScheduledJob({
+      name: 'typeahead-top-searched',
+      schedule: options.schedule ?? '0 * * * *',
+      leaseMs: JOB_LEASE_MS,
+      store: options.store,
+      jobs: options.jobs,
+      log: options.log,
+      now: options.now,
+      failureMessage: 'top-searched job failed',
+      work: (now) => this.#refreshAll(now),
+    });
   }
 
   start(): void {
-    this.#cron = new Cron(this.#options.schedule ?? '0 * * * *', { protect: true, unref: true }, async () => {
-      await this.runScheduledJob().catch((error) =>
-        this.#options.log.error({ err: error }, 'top-searched job failed'),
-      );
-    });
+    this.#job.start();
   }
 
   stop(): void {
     this.#stopped = true;
-    this.#cron?.stop();
+    this.#job.stop();
   }
 
   /** Recomputes one instance's top-searched set now (no lease: it is idempotent). */
@@ -69,33 +72,19 @@ export class TopSearchedSchedule {
 
   /** The hourly run over every instance, on the one node that takes the lease. False when another has it. */
   runScheduledJob(): Promise<boolean> {
-    return this.#options.jobs.run(JOB_LEASE, () => this.#runOnLease());
+    return this.#job.runOnLease();
   }
 
-  async #runOnLease(): Promise<boolean> {
-    const { store, feed, log, jobs } = this.#options;
-    const db = store.db;
-    const now = this.#options.now();
-    const until = new Date(now.getTime() + JOB_LEASE_MS);
-    if (!(await tryAcquireLease(db, JOB_LEASE, this.nodeId, now, until))) {
-      jobs.leaseLost(JOB_LEASE);
-      return false;
-    }
-    jobs.leaseTaken(JOB_LEASE, until);
+  async #refreshAll(now: Date): Promise<void> {
+    const { store, feed, log } = this.#options;
     this.#runs.inc({ trigger: 'schedule' });
-    try {
-      for (const { id } of await selectVersions(db)) {
-        if (this.#stopped) break;
-        await refreshTopSearched(store, feed, id, now).catch((error) =>
-          log.error({ err: error, instance: id }, 'top-searched job failed for an instance'),
-        );
-      }
-    } catch (error) {
-      await releaseLease(db, JOB_LEASE, this.nodeId);
-      jobs.leaseLost(JOB_LEASE);
-      throw error;
+    for (const { id } of await selectVersions(store.db)) {
+      if (this.#stopped) break;
+      // One instance's failure is logged and does not stop the others, nor give the lease up.
+      await refreshTopSearched(store, feed, id, now).catch((error) =>
+        log.error({ err: error, instance: id }, 'top-searched job failed for an instance'),
+      );
     }
     await feed.changed();
-    return true;
   }
 }
