@@ -2,7 +2,7 @@
 // them; tests reach them as `app.parts` instead of through module state.
 import type { EvaluationParts } from './evaluation/evaluation-parts.js';
 import type { HistoryRetention } from './history/retention.js';
-import type { FastLanes } from './http/fast-lane.js';
+import type { EarlyAnswers } from './http/early-answers.js';
 import type { FailureLimiter } from './http/rate-limiter.js';
 import type { Shutdown } from './http/shutdown.js';
 import type { TokenService } from './oauth/token-service.js';
@@ -32,7 +32,7 @@ export interface AppParts {
   /** The planner's statistics of the large tables, refreshed after bulk writes and imports. */
   readonly statistics: PlannerStatistics;
   /** The paths answered before routing (suggestions, link checks) and how often they were. */
-  readonly lanes: FastLanes;
+  readonly early: EarlyAnswers;
   /** What ends the requests still under way when a stop's grace period runs out. */
   readonly shutdown: Shutdown;
 }

@@ -15,15 +15,16 @@ import { type AppContext, type Area, appScope, type Tuning } from './http/area.j
 import { addCommonHeaders, requestId } from './http/common-headers.js';
 import { capConnectionsPerAddress } from './http/connection-cap.js';
 import { consoleDirectory, consoleRoutes } from './http/console.js';
+import { EarlyAnswers } from './http/early-answers.js';
 import { answerClientError, answerFrameworkError, takeOverNodeAnswers } from './http/early-errors.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { ValidationError } from './http/errors.js';
-import { FastLanes } from './http/fast-lane.js';
 import { landingPage } from './http/landing-page.js';
 import { madeOnce } from './http/made-once.js';
 import { createMetrics } from './http/metrics.js';
 import { openApiOptions } from './http/openapi.js';
 import { healthRoutes, metricsRoute } from './http/operations-routes.js';
+import { parseQueryString } from './http/query-string.js';
 import { FailureLimiter } from './http/rate-limiter.js';
 import { OneLinePerRequest } from './http/request-logging.js';
 import { ErrorBodySchema, isId } from './http/schemas.js';
@@ -90,7 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // A path parameter may be as long as the URL Node accepts (16 KiB with the headers):
     // the route's own schema or lookup answers an id that is too long, in the common body,
     // instead of the router's bare 414 (which also refused valid 128-character app ids).
-    routerOptions: { maxParamLength: 16 * 1024 },
+    routerOptions: { maxParamLength: 16 * 1024, querystringParser: parseQueryString },
     // Errors raised before routing (router, Node's parser) in the common body too.
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
@@ -148,6 +149,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     metrics,
   );
   const shutdown = new Shutdown(app);
+  // Before any route is declared: it collects the routes that answer early.
+  const early = new EarlyAnswers(app, metrics, {
+    enabled: deps.tuning?.earlyAnswers !== false,
+    trustsProxy: trustedProxies !== false,
+    compileTime,
+  });
   const now = deps.now ?? (() => new Date());
   const ctx: AppContext = {
     config: deps.config,
@@ -158,7 +165,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     now,
     tuning: deps.tuning ?? {},
-    lanes: new FastLanes(app, metrics, deps.tuning?.fastLanes !== false, trustedProxies !== false),
     stopping: shutdown.signal,
   };
   const unwatchPool = watchPool(deps.store.pool, ctx.metrics, app.log);
@@ -190,7 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     history: new HistoryRetention({ ...ctx, retentionDays: deps.config.historyRetentionDays }),
     query: new QueryParts(ctx),
     statistics,
-    lanes: ctx.lanes,
+    early,
     shutdown,
   };
   app.decorate('parts', parts);
@@ -214,7 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     void parts.evaluation.liveChanged(studioId, { rules: [], rewrites: true });
   const areas: Area[] = [
     usersArea(parts.users),
-    linksArea,
+    linksArea(parts.users.passwords),
     clustersArea,
     typeaheadArea(parts.typeahead),
     studiosArea([studioRules, studioRewrites], parts.evaluation),

@@ -61,15 +61,16 @@ export class EvaluationParts {
   }
 
   /**
-   * Whether this node's copy of the studio holds the client a token was issued to, in the
-   * incarnation the token names (none: a token from before incarnations). The copy follows
-   * the database as the compiled index does: at once for changes made through this node,
-   * within the feed's delay for the others'.
+   * The name of the client a token was issued to, when this node's copy of the studio holds
+   * it in the incarnation the token names (none: a token from before incarnations); else
+   * undefined. The copy follows the database as the compiled index does: at once for changes
+   * made through this node, within the feed's delay for the others'.
    */
-  holds(studioId: string, clientId: string, incarnation: string | undefined): boolean {
+  heldClient(studioId: string, clientId: string, incarnation: string | undefined): string | undefined {
     const served = this.#served.get(studioId);
-    if (served === undefined || !served.holds(clientId)) return false;
-    return incarnation === undefined || incarnation === served.incarnation;
+    if (served === undefined) return undefined;
+    if (incarnation !== undefined && incarnation !== served.incarnation) return undefined;
+    return served.clientName(clientId);
   }
 
   /** The rewrites a preview of staging content uses. */

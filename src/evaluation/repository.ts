@@ -1,5 +1,5 @@
-// SQL of evaluation's own table (the live version of each studio) and of what else a node's
-// copy of a studio holds: the studio's incarnation and the ids of its API clients.
+// SQL of evaluation's own table: the live version of each studio, with the incarnation of
+// the studio it counts.
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 
@@ -21,16 +21,6 @@ export async function selectLiveVersions(db: Kysely<Database>): Promise<LiveVers
     version: Number(row.version),
     incarnation: row.incarnation,
   }));
-}
-
-/** The ids of a studio's API clients: the holders of the tokens an evaluation accepts. */
-export async function selectClientIds(db: Kysely<Database>, studioId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('studio_client')
-    .select('client_id')
-    .where('studio_id', '=', studioId)
-    .execute();
-  return rows.map((row) => row.client_id);
 }
 
 /** Moves the studio's live version on (from 1 when it had none), answering the new version. */

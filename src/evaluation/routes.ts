@@ -4,10 +4,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Area } from '../http/area.js';
 import { adminErrors, IdString } from '../http/schemas.js';
-import { parseTrustedProxies } from '../http/trust-proxy.js';
 import { actorOf, requireBearer } from '../oauth/bearer-auth.js';
 import type { TokenService } from '../oauth/token-service.js';
-import { evaluateLane } from './evaluate-lane.js';
+import { EVALUATE_PATH, evaluateEarly, RULES_SCOPE, vouchedByCopy } from './evaluate-endpoint.js';
 import type { EvaluationParts } from './evaluation-parts.js';
 import { EvaluateBody, EvaluateQuery, EvaluationResponse } from './schemas.js';
 import { EvaluationService } from './service.js';
@@ -21,7 +20,8 @@ export function evaluationArea(tokens: TokenService, parts: EvaluationParts): Ar
     name: 'evaluation',
     async admin(untyped, ctx) {
       const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
-      const evaluation = new EvaluationService(ctx.store.db, parts, ctx.now);
+      const evaluation = new EvaluationService(parts, ctx.now);
+      const db = ctx.store.db;
       api.get(
         '/studios/:id/evaluate',
         {
@@ -34,21 +34,24 @@ export function evaluationArea(tokens: TokenService, parts: EvaluationParts): Ar
             response: { 200: EvaluationResponse, ...adminErrors },
           },
         },
-        (request) => evaluation.evaluateForAdmin(request.params.id, request.query),
+        (request) => evaluation.evaluateForAdmin(db, request.params.id, request.query),
       );
     },
     async public(app, ctx) {
-      const evaluation = new EvaluationService(ctx.store.db, parts, ctx.now);
-      const trustsProxy = parseTrustedProxies(ctx.config.trustProxy) !== false;
-      ctx.lanes.add(evaluateLane({ tokens, evaluation, studios: parts, trustsProxy }));
+      const evaluation = new EvaluationService(parts, ctx.now);
+      const db = ctx.store.db;
+      // Tokens are checked against the copy of the studio the evaluation is answered from.
+      const vouch = vouchedByCopy(tokens, parts);
+      const early = evaluateEarly(vouch, evaluation);
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
           async (scope) => {
-            requireBearer(scope, ctx.store.db, tokens, 'commercestudio.rules');
+            requireBearer(scope, db, tokens, RULES_SCOPE, vouch);
             const api = scope.withTypeProvider<TypeBoxTypeProvider>();
             api.get(
-              '/em-rules/evaluate',
+              EVALUATE_PATH,
               {
+                config: { early },
                 schema: {
                   tags,
                   operationId: 'evaluateQuery',
@@ -70,7 +73,7 @@ export function evaluationArea(tokens: TokenService, parts: EvaluationParts): Ar
                   response: { 200: EvaluationResponse, ...errors },
                 },
               },
-              (request) => evaluation.preview(actorOf(request).studioId, request.body),
+              (request) => evaluation.preview(db, actorOf(request).studioId, request.body),
             );
           },
           { prefix },

@@ -1,8 +1,9 @@
 // One studio's compiled index on this node, and how it follows a change of the studio's live
 // rules and rewrites: the rules that changed are put in or taken out in place, the rewrites
 // are compiled again only when they changed, and only a large change compiles it all afresh.
-// Beside the index it holds the ids of the studio's API clients, so that a token is checked
-// against the same copy of the studio its evaluation is answered from.
+// Beside the index it holds the studio's API clients (ids and names, read through the studios
+// service), so that a token is checked against the same copy of the studio its evaluation is
+// answered from.
 import type { Kysely } from 'kysely';
 import {
   liveRuleStamps,
@@ -12,8 +13,8 @@ import {
 } from '../rules/evaluated-contents.js';
 import type { Database } from '../storage/schema.js';
 import { TimeSlice } from '../storage/time-slice.js';
+import { clientNamesOf } from '../studios/service.js';
 import { CompiledStudio, compileStudio } from './compiled-studio.js';
-import { selectClientIds } from './repository.js';
 import type { RewriteSource } from './rewrite-source.js';
 import { CompiledRewrites } from './rewriting.js';
 
@@ -48,10 +49,15 @@ export class ServedStudio {
   /** The live rewrites the index was compiled with, as JSON, to tell whether they changed. */
   #rewritesText: string;
   /** The studio's API clients when the index was last brought up to date. */
-  #clients: ReadonlySet<string>;
+  #clients: ReadonlyMap<string, string>;
   readonly #source: StudioSource;
 
-  private constructor(source: StudioSource, version: number, built: Built, clients: ReadonlySet<string>) {
+  private constructor(
+    source: StudioSource,
+    version: number,
+    built: Built,
+    clients: ReadonlyMap<string, string>,
+  ) {
     this.#source = source;
     this.version = version;
     this.#studio = built.studio;
@@ -75,8 +81,8 @@ export class ServedStudio {
   }
 
   /** Whether the client existed in the studio as of this copy. */
-  holds(clientId: string): boolean {
-    return this.#clients.has(clientId);
+  clientName(clientId: string): string | undefined {
+    return this.#clients.get(clientId);
   }
 
   /**
@@ -114,7 +120,7 @@ export class ServedStudio {
     return false;
   }
 
-  async #rebuild(clients?: ReadonlySet<string>): Promise<true> {
+  async #rebuild(clients?: ReadonlyMap<string, string>): Promise<true> {
     const [built, read] = await Promise.all([buildAll(this.#source), clients ?? clientsOf(this.#source)]);
     this.#studio = built.studio;
     this.#stamps = built.stamps;
@@ -138,7 +144,7 @@ export class ServedStudio {
     ids: readonly string[],
     live: readonly StampedRule[],
     rewrites: CompiledRewrites | undefined,
-    clients: ReadonlySet<string> | undefined,
+    clients: ReadonlyMap<string, string> | undefined,
   ): void {
     if (clients !== undefined) this.#clients = clients;
     const rules = this.#studio.rules;
@@ -157,8 +163,8 @@ export class ServedStudio {
   }
 }
 
-async function clientsOf({ db, studioId }: StudioSource): Promise<ReadonlySet<string>> {
-  return new Set(await selectClientIds(db, studioId));
+async function clientsOf({ db, studioId }: StudioSource): Promise<ReadonlyMap<string, string>> {
+  return clientNamesOf(db, studioId);
 }
 
 interface Built {

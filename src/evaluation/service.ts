@@ -12,7 +12,6 @@ import type { EvaluateBody, EvaluateQuery } from './schemas.js';
 
 export class EvaluationService {
   constructor(
-    private readonly db: Kysely<Database>,
     private readonly parts: EvaluationParts,
     private readonly now: () => Date,
   ) {}
@@ -29,18 +28,18 @@ export class EvaluationService {
   }
 
   /** As `evaluate`, or on the studio's staging content (read from the database) for a preview. */
-  async preview(studioId: string, body: EvaluateBody): Promise<Evaluation> {
+  async preview(db: Kysely<Database>, studioId: string, body: EvaluateBody): Promise<Evaluation> {
     if (!body.useStaging) return this.evaluate(studioId, body);
     const [rules, rewrites] = await Promise.all([
-      stagingRulesOf(this.db, studioId),
-      this.parts.rewrites.staging(this.db, studioId),
+      stagingRulesOf(db, studioId),
+      this.parts.rewrites.staging(db, studioId),
     ]);
     return new CompiledStudio(rules, rewrites).evaluate(this.inputOf(body));
   }
 
   /** The admin preview: a studio's live evaluation, after checking the studio exists. */
-  async evaluateForAdmin(studioId: string, query: EvaluateQuery): Promise<Evaluation> {
-    if (!(await studioExists(this.db, studioId))) throw new NotFoundError(`no studio ${studioId}`);
+  async evaluateForAdmin(db: Kysely<Database>, studioId: string, query: EvaluateQuery): Promise<Evaluation> {
+    if (!(await studioExists(db, studioId))) throw new NotFoundError(`no studio ${studioId}`);
     return this.evaluate(studioId, query);
   }
 

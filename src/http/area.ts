@@ -4,7 +4,6 @@ import type { TSchema } from 'typebox';
 import type { Config } from '../config.js';
 import type { JobMetrics } from '../jobs/job-metrics.js';
 import type { Store } from '../storage/database.js';
-import type { FastLanes } from './fast-lane.js';
 import type { CompileTime } from './validation.js';
 
 /** What every area gets from the app: storage, keys, configuration, metrics, the clock. */
@@ -18,8 +17,6 @@ export interface AppContext {
   readonly log: FastifyBaseLogger;
   readonly now: () => Date;
   readonly tuning: Tuning;
-  /** Where an area puts a path answered before routing (http/fast-lane.ts). */
-  readonly lanes: FastLanes;
   /**
    * Aborted when a shutdown's grace period runs out (http/shutdown.ts): an outgoing call a
    * request waits on gives up with it, and the request is answered 503.
@@ -35,8 +32,8 @@ export interface Tuning {
   readonly syncPollMs?: number;
   /** How long a typeahead index may go unused before it is dropped from memory (ms). */
   readonly typeaheadIdleMs?: number;
-  /** Whether the fast lanes answer before routing (on unless a test compares them with the routes). */
-  readonly fastLanes?: boolean;
+  /** Whether routes answer plain requests before routing (on unless a test compares the two). */
+  readonly earlyAnswers?: boolean;
   /** How often each change feed compares its versions with the database's (ms; 1000). */
   readonly changePollMs?: number;
   /** How often the query endpoint's batched search logs are written (ms; 1000). */

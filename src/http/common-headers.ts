@@ -5,7 +5,6 @@ import { SHUTTING_DOWN } from './errors.js';
 import { DATA_HEADERS, DOCS_HEADERS, HSTS } from './security-headers.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const DATA_HEADER_LINES = Object.entries(DATA_HEADERS).map(([name, value]) => `${name}: ${value}`);
 
 /** A client's X-Request-Id is kept when it is reasonable, else a fresh one is made. */
 export function requestId(header: string | string[] | undefined): string {
@@ -18,8 +17,20 @@ export function requestId(header: string | string[] | undefined): string {
  * setting), since a browser ignores it over HTTP and it would pin HTTPS on a host that has none.
  */
 export function setCommonHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('x-request-id', request.id).headers(isDocument(request.url) ? DOCS_HEADERS : DATA_HEADERS);
-  if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+  reply.headers(commonHeaders(request.id, request.url, request.protocol === 'https'));
+}
+
+/**
+ * The headers every answer starts with, in this order: the request id, the security set of
+ * a data answer or of a document, HSTS over HTTPS. Made by the hook and by the early answers.
+ */
+export function commonHeaders(id: string, url: string, https: boolean): Record<string, string> {
+  const headers: Record<string, string> = {
+    'x-request-id': id,
+    ...(isDocument(url) ? DOCS_HEADERS : DATA_HEADERS),
+  };
+  if (https) headers['strict-transport-security'] = HSTS;
+  return headers;
 }
 
 /** The browsable API docs and the console load their own scripts and styles. */
@@ -29,7 +40,7 @@ function isDocument(url: string): boolean {
 
 /** The same headers as raw lines, for answers written straight to a socket. */
 export function commonHeaderLines(id: string): string[] {
-  return [`X-Request-Id: ${id}`, ...DATA_HEADER_LINES];
+  return Object.entries(commonHeaders(id, '', false)).map(([name, value]) => `${name}: ${value}`);
 }
 
 /**

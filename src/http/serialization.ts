@@ -52,3 +52,16 @@ function compile(
   const references = schema.$id && schema.$id in shared ? others : shared;
   return fastJson(schema, { ...options, schema: references as Options['schema'] });
 }
+
+/**
+ * The serializer a route runs for an answer schema (the same compiled function), for the
+ * early answers; JSON.stringify where the route declares none.
+ */
+export function compiledSerializer(
+  app: { getSchemas(): Record<string, unknown> },
+  schema: unknown,
+  when: CompileTime,
+): Serialize {
+  if (schema === undefined) return JSON.stringify;
+  return serializerFactory(when)(app.getSchemas())({ schema });
+}

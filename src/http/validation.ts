@@ -104,3 +104,20 @@ function deferred(compile: () => Validate): Validate {
   Object.defineProperty(validate, 'schemaEnv', { get: () => real().schemaEnv });
   return validate;
 }
+
+/**
+ * A route's querystring validator as the route itself runs it (the same compiler and options,
+ * so the same function when schemas are compiled at start), for the early answers; every
+ * query passes when the route declares no querystring schema.
+ */
+export function compiledQueryValidator(
+  app: { getSchemas(): Record<string, unknown> },
+  schema: unknown,
+  when: CompileTime,
+): (query: unknown) => boolean {
+  if (schema === undefined) return () => true;
+  const compile = validatorFactory(when)(app.getSchemas() as Parameters<typeof pool>[0]);
+  type RouteDefinition = Parameters<typeof compile>[0] & { httpPart?: string };
+  const validate = compile({ schema, httpPart: 'querystring' } as RouteDefinition);
+  return (query) => validate(query) === true;
+}

@@ -2,10 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { adminActor } from '../history/actor.js';
+import type { PasswordCheck } from '../http/admin-auth.js';
 import { type Area, appScope } from '../http/area.js';
 import { adminErrors, NoContent, sharedRef } from '../http/schemas.js';
-import { parseTrustedProxies } from '../http/trust-proxy.js';
-import { linkCheckLane } from './check-lane.js';
+import { checkEarly } from './check-endpoint.js';
 import { canonicalLinkType } from './link-types.js';
 import { DeleteQuery, DirectedQuery, LinkFilterQuery, LinkSchema, ListQuery } from './schemas.js';
 import { checkLinks, deleteLink, directedLinks, findLinks, listApps, putLink } from './service.js';
@@ -21,7 +21,7 @@ const AppList = Type.Array(
 );
 
 /** The Links API: the link graph between platform objects. */
-export const linksArea: Area = {
+export const linksArea = (passwords: PasswordCheck): Area => ({
   name: 'links',
   schemas: [LinkSchema],
   admin(untyped: FastifyInstance, ctx) {
@@ -53,6 +53,7 @@ export const linksArea: Area = {
           response: { 200: Type.Boolean(), ...adminErrors },
         },
         preValidation: linkTypeInAnyCase('query'),
+        config: { early: checkEarly(db, passwords) },
       },
       async (request) => checkLinks(db, request.query, appScope(request)),
     );
@@ -127,17 +128,7 @@ export const linksArea: Area = {
       },
     );
   },
-
-  public(app, ctx) {
-    ctx.lanes.add(
-      linkCheckLane({
-        db: ctx.store.db,
-        passwords: app.parts.users.passwords,
-        trustsProxy: parseTrustedProxies(ctx.config.trustProxy) !== false,
-      }),
-    );
-  },
-};
+});
 
 /** Writes a `linkType` given in any case in camelCase, so that the schema's enum checks it. */
 function linkTypeInAnyCase(part: 'query' | 'body') {

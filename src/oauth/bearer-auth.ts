@@ -27,14 +27,23 @@ export function actorOf(request: FastifyRequest): Actor {
 }
 
 /**
+ * What a node's own copy of the studios says of a token, without the database: the actor and
+ * scopes of a token whose signature and times check and whose client the copy holds, else
+ * undefined (then the token's client is looked up in the database).
+ */
+export type VouchedToken = (token: string) => { actor: Actor; scopes: readonly string[] } | undefined;
+
+/**
  * Requires a bearer token with `scope` on every route of the (encapsulated) instance; at
  * `/studios/{studioId}/…`, a console session instead (without an Authorization header).
+ * `vouch` lets routes answered from a copy of the studios check tokens against that copy.
  */
 export function requireBearer(
   app: FastifyInstance,
   db: Kysely<Database>,
   tokens: TokenService,
   scope: Scope,
+  vouch?: VouchedToken,
 ): void {
   if (!app.hasRequestDecorator('actor')) app.decorateRequest('actor', null);
   if (!app.hasRequestDecorator('principal')) app.decorateRequest('principal', null);
@@ -49,22 +58,30 @@ export function requireBearer(
     if (!header || !/^bearer /i.test(header)) {
       throw new UnauthorizedError('a bearer token is required', 'Bearer realm="searchdeck"');
     }
-    let claims: Awaited<ReturnType<TokenService['verify']>>;
-    try {
-      claims = await tokens.verify(header.slice(7).trim());
-    } catch (error) {
-      if (!(error instanceof InvalidTokenError)) throw error;
-      throw new UnauthorizedError(error.message, 'Bearer realm="searchdeck", error="invalid_token"');
+    const token = header.slice(7).trim();
+    let claims: { actor: Actor; scopes: readonly string[] } | undefined = vouch?.(token);
+    if (claims === undefined) {
+      try {
+        const verified = await tokens.verify(token);
+        claims = {
+          actor: { studioId: verified.studioId, clientName: verified.clientName },
+          scopes: verified.scopes,
+        };
+      } catch (error) {
+        if (!(error instanceof InvalidTokenError)) throw error;
+        throw new UnauthorizedError(error.message, 'Bearer realm="searchdeck", error="invalid_token"');
+      }
     }
-    if (!claims.scopes.includes(scope)) throw new ForbiddenError(`the token lacks scope ${scope}`);
-    if (pathStudio !== undefined && pathStudio !== claims.studioId) {
+    const { actor, scopes } = claims;
+    if (!scopes.includes(scope)) throw new ForbiddenError(`the token lacks scope ${scope}`);
+    if (pathStudio !== undefined && pathStudio !== actor.studioId) {
       throw new ForbiddenError(`the token is not for studio ${pathStudio}`);
     }
     const label = hostLabel(request.hostname);
-    if (label !== undefined && label !== claims.studioId && (await studioExists(db, label))) {
+    if (label !== undefined && label !== actor.studioId && (await studioExists(db, label))) {
       throw new ForbiddenError(`the token is not for studio ${label}`);
     }
-    request.actor = { studioId: claims.studioId, clientName: claims.clientName };
+    request.actor = actor;
   });
 }
 

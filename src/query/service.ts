@@ -22,9 +22,6 @@ export interface PreparedQuery {
 }
 
 export class QueryService {
-  /** Failures of queries sent by the query lane, for the route to answer (query-lane.ts). */
-  readonly #handedOver = new WeakMap<object, unknown>();
-
   constructor(
     private readonly parts: QueryParts,
     private readonly evaluation: EvaluationService,
@@ -140,18 +137,6 @@ export class QueryService {
         solr: outcome.detail,
       },
     });
-  }
-
-  /** Keeps the failure of a query the lane sent, for the route to answer instead of sending it again. */
-  handOver(request: object, failure: unknown): void {
-    this.#handedOver.set(request, failure);
-  }
-
-  /** The failure the lane handed over with this request, if it did (once). */
-  takeHandedOver(request: object): unknown {
-    const failure = this.#handedOver.get(request);
-    this.#handedOver.delete(request);
-    return failure;
   }
 }
 

@@ -252,6 +252,14 @@ export async function createClient(
   return { ...toClient(row), clientSecret };
 }
 
+/**
+ * The names of a studio's API clients by their ids (none for a studio that does not exist):
+ * the holders of the tokens a node's copy of the studio accepts (evaluation).
+ */
+export async function clientNamesOf(db: Kysely<Database>, studioId: string): Promise<Map<string, string>> {
+  return new Map((await selectClients(db, studioId)).map((row) => [row.client_id, row.name]));
+}
+
 export async function listClients(db: Kysely<Database>, studioId: string): Promise<ApiClient[]> {
   await getStudio(db, studioId);
   return (await selectClients(db, studioId)).map(toClient);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { describe, type TestContext, test } from 'node:test';
-import { EVALUATE_PATH } from '../../src/evaluation/evaluate-lane.js';
+import { EVALUATE_PATH } from '../../src/evaluation/evaluate-endpoint.js';
 import type { RewriteSource } from '../../src/evaluation/rewrite-source.js';
 import type { LiveRewrite } from '../../src/rewrites/rewrite.js';
 import { insertRules } from '../../src/rules/repository.js';
@@ -356,7 +356,7 @@ async function listeningNodes(t: TestContext, engine: Engine) {
    * route answers (after reading the database): a 200 from the lane is the sign that it does.
    */
   const within = (node: TestApp, headers: Record<string, string>, status: 200 | 401, what: string) => {
-    const answered = () => node.app.parts.lanes.answered(EVALUATE_PATH);
+    const answered = () => node.app.parts.early.answered(EVALUATE_PATH);
     return eventually(
       async () => {
         const before = answered();

@@ -52,7 +52,7 @@ export async function laneAndRouteNodes<T>(
   const fast = await make({}, loggers.fast);
   apps.push(fast);
   const prepared = await prepare(fast);
-  const route = await make({ fastLanes: false }, loggers.route);
+  const route = await make({ earlyAnswers: false }, loggers.route);
   apps.push(route);
   const ports: number[] = [];
   for (const app of apps) {

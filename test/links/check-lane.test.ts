@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
 import fc from 'fast-check';
-import { CHECK_PATH } from '../../src/links/check-lane.js';
+
+const CHECK_PATH = '/api/links/check';
+
 import { ADMIN_PASSWORD, adminAuth, contractTest, engines, skipReason } from '../helpers/app.js';
 import { assertCounted, laneAndRouteNodes } from '../helpers/lanes.js';
 import { wireGet } from '../helpers/raw-request.js';
@@ -39,7 +41,7 @@ async function twoNodes(t: TestContext, engine: (typeof engines)[number]) {
   for (const port of [nodes.fastPort, nodes.routePort]) {
     for (const authorization of [adminAuth, viewerAuth]) await wireGet(port, CHECK_PATH, { authorization });
   }
-  return { ...nodes, answered: () => nodes.fast.parts.lanes.answered(CHECK_PATH) };
+  return { ...nodes, answered: () => nodes.fast.parts.early.answered(CHECK_PATH) };
 }
 
 const q = encodeURIComponent;
@@ -79,46 +81,47 @@ for (const engine of engines) {
         assert.equal(await wireGet(nodes.fastPort, target, headers), expected, target);
       }
       assert.equal(nodes.answered() - before, requests.length);
-      assert.equal(nodes.route.parts.lanes.answered(CHECK_PATH), 0);
+      assert.equal(nodes.route.parts.early.answered(CHECK_PATH), 0);
       await assertCounted(nodes.fast, CHECK_PATH, requests.length);
     });
 
-    contract('leave every other request to the route, which answers it as before', async (t) => {
-      const nodes = await twoNodes(t, engine);
-      const wrong = `Basic ${Buffer.from('admin:not-the-password').toString('base64')}`;
-      const stranger = `Basic ${Buffer.from(`nobody:${ADMIN_PASSWORD}`).toString('base64')}`;
-      const plain = `${CHECK_PATH}?subject=component:a`;
-      const cases: Array<[string, Record<string, string>]> = [
-        [plain, {}],
-        [plain, { authorization: wrong }],
-        [plain, { authorization: stranger }],
-        [plain, { authorization: 'Basic !!!' }],
-        [plain, { authorization: 'Bearer abc' }],
-        [plain, { cookie: 'searchdeck_session=unknown' }],
-        [`${CHECK_PATH}?linkType=DEPENDSON`, { authorization: adminAuth }],
-        [`${CHECK_PATH}?linkType=dependson`, { authorization: adminAuth }],
-        [`${CHECK_PATH}?linkType=likes`, { authorization: adminAuth }],
-        [`${CHECK_PATH}?subject=a&subject=b`, { authorization: adminAuth }],
-        [`${CHECK_PATH}?subject=a&limit=1`, { authorization: adminAuth }],
-        [`${CHECK_PATH}?subject`, { authorization: adminAuth }],
-        [`${CHECK_PATH}?subject=${'x'.repeat(513)}`, { authorization: adminAuth }],
-        [`${CHECK_PATH}?subject=%E0%A4%A`, { authorization: adminAuth }],
-        [`${CHECK_PATH}?subject=%ED%A0%80`, { authorization: adminAuth }],
-        [`${CHECK_PATH}?subject=a%00b`, { authorization: adminAuth }],
-        [`${CHECK_PATH}/?subject=component:a`, { authorization: adminAuth }],
-        [`/api/apps/shop/links/check?subject=component:a`, { authorization: adminAuth }],
-      ];
-      const before = nodes.answered();
-      for (const [target, headers] of cases) {
-        const wanted = { ...headers, 'x-request-id': 'trace-2' };
-        assert.equal(
-          await wireGet(nodes.fastPort, target, wanted),
-          await wireGet(nodes.routePort, target, wanted),
-          `${target} ${JSON.stringify(headers)}`,
-        );
-      }
-      assert.equal(nodes.answered(), before);
-    });
+    contract(
+      'answer every other request exactly as the route does, refusals by the route itself',
+      async (t) => {
+        const nodes = await twoNodes(t, engine);
+        const wrong = `Basic ${Buffer.from('admin:not-the-password').toString('base64')}`;
+        const stranger = `Basic ${Buffer.from(`nobody:${ADMIN_PASSWORD}`).toString('base64')}`;
+        const plain = `${CHECK_PATH}?subject=component:a`;
+        const cases: Array<[string, Record<string, string>]> = [
+          [plain, {}],
+          [plain, { authorization: wrong }],
+          [plain, { authorization: stranger }],
+          [plain, { authorization: 'Basic !!!' }],
+          [plain, { authorization: 'Bearer abc' }],
+          [plain, { cookie: 'searchdeck_session=unknown' }],
+          [`${CHECK_PATH}?linkType=DEPENDSON`, { authorization: adminAuth }],
+          [`${CHECK_PATH}?linkType=dependson`, { authorization: adminAuth }],
+          [`${CHECK_PATH}?linkType=likes`, { authorization: adminAuth }],
+          [`${CHECK_PATH}?subject=a&subject=b`, { authorization: adminAuth }],
+          [`${CHECK_PATH}?subject=a&limit=1`, { authorization: adminAuth }],
+          [`${CHECK_PATH}?subject`, { authorization: adminAuth }],
+          [`${CHECK_PATH}?subject=${'x'.repeat(513)}`, { authorization: adminAuth }],
+          [`${CHECK_PATH}?subject=%E0%A4%A`, { authorization: adminAuth }],
+          [`${CHECK_PATH}?subject=%ED%A0%80`, { authorization: adminAuth }],
+          [`${CHECK_PATH}?subject=a%00b`, { authorization: adminAuth }],
+          [`${CHECK_PATH}/?subject=component:a`, { authorization: adminAuth }],
+          [`/api/apps/shop/links/check?subject=component:a`, { authorization: adminAuth }],
+        ];
+        for (const [target, headers] of cases) {
+          const wanted = { ...headers, 'x-request-id': 'trace-2' };
+          assert.equal(
+            await wireGet(nodes.fastPort, target, wanted),
+            await wireGet(nodes.routePort, target, wanted),
+            `${target} ${JSON.stringify(headers)}`,
+          );
+        }
+      },
+    );
 
     test('agree with the route on any filter a client may send', async (t) => {
       const nodes = await twoNodes(t, engine);

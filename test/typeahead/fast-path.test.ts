@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
 import fc from 'fast-check';
-import { SUGGESTIONS_PATH } from '../../src/typeahead/suggestions-fast-path.js';
+import { SUGGESTIONS_PATH } from '../../src/typeahead/suggestions-endpoint.js';
 import { contractTest, engines, skipReason } from '../helpers/app.js';
 import { assertCounted, laneAndRouteNodes } from '../helpers/lanes.js';
 import { wireGet } from '../helpers/raw-request.js';
@@ -50,7 +50,7 @@ for (const engine of engines) {
       // The first request of each instance builds its index through the route.
       for (const [target, headers] of requests.slice(0, 1)) await wireGet(nodes.fastPort, target, headers);
       await wireGet(nodes.fastPort, '/typeahead/suggestions', requests[requests.length - 1]![1]);
-      const before = nodes.fast.parts.lanes.answered(SUGGESTIONS_PATH);
+      const before = nodes.fast.parts.early.answered(SUGGESTIONS_PATH);
       for (const [target, headers] of requests) {
         const expected = await wireGet(nodes.routePort, target, headers);
         assert.match(expected, /^HTTP\/1\.1 200 /, target);
@@ -60,38 +60,39 @@ for (const engine of engines) {
           `${target} ${JSON.stringify(headers)}`,
         );
       }
-      assert.equal(nodes.fast.parts.lanes.answered(SUGGESTIONS_PATH) - before, requests.length);
-      assert.equal(nodes.route.parts.lanes.answered(SUGGESTIONS_PATH), 0);
+      assert.equal(nodes.fast.parts.early.answered(SUGGESTIONS_PATH) - before, requests.length);
+      assert.equal(nodes.route.parts.early.answered(SUGGESTIONS_PATH), 0);
       await assertCounted(nodes.fast, SUGGESTIONS_PATH, requests.length);
     });
 
-    contract('leave every other request to the route, which answers it as before', async (t) => {
-      const nodes = await twoNodes(t, engine);
-      const auth = `Embed ${nodes.shop.embedToken}`;
-      await wireGet(nodes.fastPort, '/typeahead/suggestions', { authorization: auth });
-      const cases: Array<[string, Record<string, string>]> = [
-        ['/typeahead/suggestions?prefix=a', {}],
-        ['/typeahead/suggestions?prefix=a', { authorization: 'Embed not-a-token' }],
-        ['/typeahead/suggestions?prefix=a&limit=0', { authorization: auth }],
-        ['/typeahead/suggestions?prefix=a&limit=5001', { authorization: auth }],
-        ['/typeahead/suggestions?prefix=a&prefix=b', { authorization: auth }],
-        ['/typeahead/suggestions?prefix=%ED%A0%80', { authorization: auth }],
-        ['/typeahead/suggestions?prefix=%E0%A4%A', { authorization: auth }],
-        ['/typeahead/suggestions?prefix=a&other=1', { authorization: auth }],
-        ['/typeahead/suggestions/?prefix=a', { authorization: auth }],
-        ['/typeahead/suggestions?prefix=a', { authorization: auth, 'if-none-match': '*' }],
-      ];
-      const before = nodes.fast.parts.lanes.answered(SUGGESTIONS_PATH);
-      for (const [target, headers] of cases) {
-        const wanted = { ...headers, 'x-request-id': 'trace-2' };
-        assert.equal(
-          await wireGet(nodes.fastPort, target, wanted),
-          await wireGet(nodes.routePort, target, wanted),
-          target,
-        );
-      }
-      assert.equal(nodes.fast.parts.lanes.answered(SUGGESTIONS_PATH), before);
-    });
+    contract(
+      'answer every other request exactly as the route does, refusals by the route itself',
+      async (t) => {
+        const nodes = await twoNodes(t, engine);
+        const auth = `Embed ${nodes.shop.embedToken}`;
+        await wireGet(nodes.fastPort, '/typeahead/suggestions', { authorization: auth });
+        const cases: Array<[string, Record<string, string>]> = [
+          ['/typeahead/suggestions?prefix=a', {}],
+          ['/typeahead/suggestions?prefix=a', { authorization: 'Embed not-a-token' }],
+          ['/typeahead/suggestions?prefix=a&limit=0', { authorization: auth }],
+          ['/typeahead/suggestions?prefix=a&limit=5001', { authorization: auth }],
+          ['/typeahead/suggestions?prefix=a&prefix=b', { authorization: auth }],
+          ['/typeahead/suggestions?prefix=%ED%A0%80', { authorization: auth }],
+          ['/typeahead/suggestions?prefix=%E0%A4%A', { authorization: auth }],
+          ['/typeahead/suggestions?prefix=a&other=1', { authorization: auth }],
+          ['/typeahead/suggestions/?prefix=a', { authorization: auth }],
+          ['/typeahead/suggestions?prefix=a', { authorization: auth, 'if-none-match': '*' }],
+        ];
+        for (const [target, headers] of cases) {
+          const wanted = { ...headers, 'x-request-id': 'trace-2' };
+          assert.equal(
+            await wireGet(nodes.fastPort, target, wanted),
+            await wireGet(nodes.routePort, target, wanted),
+            target,
+          );
+        }
+      },
+    );
 
     test('agree with the route on any prefix a client may type', async (t) => {
       const nodes = await twoNodes(t, engine);

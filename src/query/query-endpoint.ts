@@ -1,0 +1,97 @@
+// The query endpoint, `/api/apps/{app}/query/{profile}`: a shopper's query through a profile
+// (GET, or POST with a form as Solr takes it), sent with a profile's search-only key, or by a
+// user with Basic credentials or a console session. Answered by its route alone: its time is
+// Solr's, and a path with parameters is the router's to find (docs/decisions.md).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { UnauthorizedError } from '../http/errors.js';
+import { ErrorBodySchema, sharedRef } from '../http/schemas.js';
+import type { TypedInstance } from '../http/typed-instance.js';
+import { sessionIdFrom } from '../users/session-cookie.js';
+import { QueryParams } from './schemas.js';
+import type { ServedProfiles } from './served-profiles.js';
+import type { QueryService } from './service.js';
+
+const CHALLENGE = 'Bearer realm="searchdeck-query", Basic realm="searchdeck", charset="UTF-8"';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A user's Basic credentials or console session, to let users call the query endpoint too. */
+export type UserCheck = (request: FastifyRequest) => Promise<void>;
+
+/** The schema of both methods: Solr's answer passed on as text, or the common error body. */
+const schema = {
+  tags: ['query'],
+  summary: "A shopper's query through a profile: Solr's JSON answer, plus `fusion` (what searchdeck did)",
+  params: QueryParams,
+  response: {
+    // Sent as the text built from Solr's answer (Solr's members unchanged), not re-serialized.
+    200: Type.Unsafe<string>({
+      type: 'object',
+      additionalProperties: true,
+      description: "Solr's JSON answer as Solr gave it, plus `fusion`: what searchdeck did",
+    }),
+    ...Object.fromEntries([400, 401, 404, 502, 504].map((status) => [status, sharedRef(ErrorBodySchema)])),
+  },
+};
+
+/** Accepts the profile's key, or a user (Basic or a session); else 401 naming both. */
+function keyOrUser(served: ServedProfiles, userCheck: UserCheck) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const header = request.headers.authorization ?? '';
+    const { app, profile } = request.params as { app: string; profile: string };
+    if (/^bearer /i.test(header)) {
+      if (served.keyOpens(header.slice(7).trim(), app, profile)) return;
+      throw new UnauthorizedError('invalid or revoked key for this query profile', CHALLENGE);
+    }
+    if (/^basic /i.test(header)) return userCheck(request);
+    // The console's query workbench: a signed-in user's session, as for the Rules API.
+    if (header === '' && sessionIdFrom(request.headers.cookie) !== undefined) return userCheck(request);
+    throw new UnauthorizedError(
+      "a query profile's key (Bearer) or admin credentials (Basic) are required",
+      CHALLENGE,
+    );
+  };
+}
+
+/** The endpoint takes a form, as Solr does; a JSON body is refused (415), not ignored. */
+function formBodies(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, body),
+  );
+}
+
+/** The query endpoint's two routes, in a scope of their own (its body parsers and credentials). */
+export async function queryRoutes(
+  root: TypedInstance,
+  service: QueryService,
+  served: ServedProfiles,
+  userCheck: UserCheck,
+): Promise<void> {
+  await root.register(async (app: TypedInstance) => {
+    formBodies(app);
+    app.addHook('preHandler', keyOrUser(served, userCheck));
+    app.get(
+      '/api/apps/:app/query/:profile',
+      { schema: { ...schema, operationId: 'query' } },
+      async (request, reply) => {
+        const search = new URLSearchParams(
+          request.url.slice(request.url.indexOf('?') + 1 || request.url.length),
+        );
+        const body = await service.query(request.params.app, request.params.profile, search);
+        return reply.type(JSON_TYPE).send(body);
+      },
+    );
+    app.post(
+      '/api/apps/:app/query/:profile',
+      { schema: { ...schema, operationId: 'queryForm' } },
+      async (request, reply) => {
+        const search = new URLSearchParams(typeof request.body === 'string' ? request.body : '');
+        const body = await service.query(request.params.app, request.params.profile, search);
+        return reply.type(JSON_TYPE).send(body);
+      },
+    );
+  });
+}
