@@ -132,6 +132,21 @@ test('the console, signed in, does the everyday tasks in a browser', { skip }, a
   });
 
   await t.test(
+    "a rewrite's row deletes, restores and unpublishes it; a refused listing says why",
+    async () => {
+      const row = page.getByRole('row').filter({ hasText: 'sofa, couch' });
+      await row.getByRole('button', { name: 'Delete sofa, couch' }).click();
+      await row.getByRole('button', { name: 'Restore sofa, couch' }).click();
+      await row.getByRole('button', { name: 'Delete sofa, couch' }).waitFor();
+      await row.getByRole('button', { name: 'Unpublish sofa, couch' }).click();
+      await row.getByRole('button', { name: 'Publish sofa, couch' }).waitFor();
+      // The rewrites have no name to sort by: the API refuses, and its message is shown.
+      await page.getByLabel('Sort').selectOption('name,asc');
+      await page.getByRole('alert').filter({ hasText: /sort/ }).waitFor();
+    },
+  );
+
+  await t.test(
     'a merchandiser sees only their own studios',
     { skip: !suite.usersExist && 'users are not there yet' },
     async () => {

@@ -7,10 +7,6 @@ import type { paths } from './schema';
 
 let csrfToken: string | undefined;
 
-export function csrf(): string | undefined {
-  return csrfToken;
-}
-
 export function setCsrfToken(token: string | undefined): void {
   csrfToken = token;
 }
@@ -44,6 +40,21 @@ export interface ErrorBody {
 export function errorOf(error: unknown): ErrorBody {
   if (error !== null && typeof error === 'object') return error as ErrorBody;
   return { message: String(error) };
+}
+
+/** What a call of `api` settles to: its data or the refusal's body, beside the answer. */
+type Settled = { data?: unknown; error?: unknown; response: Response };
+/** The data of a call that succeeded (openapi-fetch's success branch, where `data` is required). */
+type DataOf<R extends Settled> = Extract<R, { data: unknown }>['data'];
+
+/**
+ * A call's data; a refusal throws the common error body, for pages that run several calls in
+ * one try (an answer without a JSON body, such as a proxy's page, throws its status text).
+ */
+export async function dataOrThrow<R extends Settled>(call: Promise<R>): Promise<DataOf<R>> {
+  const { data, error, response } = await call;
+  if (response.ok) return data as DataOf<R>;
+  throw error !== null && typeof error === 'object' ? errorOf(error) : { message: response.statusText };
 }
 
 /** The message the API gave for `field` (or a path inside it), to show beside the field. */

@@ -4,15 +4,35 @@ import { useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
 import { NO_PAGE, PagedTable, type PageInfo } from '../components/PagedTable';
 import { Link, navigate, setQuery, useLocation } from '../router';
+import {
+  type BulkStatus,
+  bulkStatus,
+  deleteEntry,
+  type ListingQuery,
+  listEntries,
+  moveEntry,
+  startBulkPublish,
+  type Transition,
+} from './rules/calls';
 import { Editor } from './rules/Editor';
-import { base, call, type Kind, type Rule, TYPES, titleOf } from './rules/shared';
+import { type Entry, isRule, type Kind, type Rule, TYPES, titleOf } from './rules/shared';
 import { TryQuery } from './TryQuery';
 
-interface BulkStatus {
-  operationId: string;
-  status: 'PENDING' | 'RUNNING' | 'DONE' | 'FAILED';
-  counts: { published: number; failed: number };
-  total?: number;
+/**
+ * The listing's query from the page's URL (filters, sort and page, 20 a page unless it says).
+ * Its texts go as they are: a value the API does not take is the API's to refuse, and the page
+ * shows its message.
+ */
+function listingQuery(url: URLSearchParams): ListingQuery {
+  const numberOf = (name: string) => (url.has(name) ? Number(url.get(name)) : undefined);
+  return {
+    searchQuery: url.get('searchQuery') ?? undefined,
+    types: url.getAll('types'),
+    publishState: (url.get('publishState') ?? undefined) as ListingQuery['publishState'],
+    sort: url.getAll('sort') as ListingQuery['sort'],
+    page: numberOf('page'),
+    size: numberOf('size') ?? 20,
+  };
 }
 
 function useStudios(session: Session): string[] {
@@ -69,14 +89,14 @@ export function RulesPage({ session, kind }: { session: Session; kind: Kind }) {
 
 function Listing({ kind, studio, session }: { kind: Kind; studio: string; session: Session }) {
   const { query } = useLocation();
-  const [rows, setRows] = useState<Rule[]>();
+  const [rows, setRows] = useState<Entry[]>();
   const [page, setPage] = useState<PageInfo>(NO_PAGE);
   const [error, setError] = useState<ErrorBody>();
   const editable = mayEdit(session, 'rules', studio);
   const root = kind === 'rules' ? '/rules' : '/rewrites';
   const search = query.toString();
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [bulk, setBulk] = useState<BulkStatus>();
+  const [bulk, setBulk] = useState<BulkStatus & { total: number }>();
   // Bulk publishing is offered for rules (the rewrites' bulk takes other operations).
   const bulkable = editable && kind === 'rules';
 
@@ -84,21 +104,17 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
     const ids = [...selected];
     try {
       // The start answers only the operation's id; its status is asked until it ends.
-      const started = (await call('POST', `${base(kind, studio)}/bulk`, { publish: ids })) as {
-        operationId: string;
-      };
+      const operationId = await startBulkPublish(studio, ids);
       let status: BulkStatus = {
-        operationId: started.operationId,
+        operationId,
         status: 'PENDING',
         counts: { published: 0, failed: 0 },
+        errors: [],
       };
       setBulk({ ...status, total: ids.length });
       while (status.status === 'PENDING' || status.status === 'RUNNING') {
         await new Promise((resolve) => setTimeout(resolve, 300));
-        status = (await call(
-          'GET',
-          `${base(kind, studio)}/bulk/${encodeURIComponent(status.operationId)}`,
-        )) as BulkStatus;
+        status = await bulkStatus(studio, operationId);
         setBulk({ ...status, total: ids.length });
       }
       setSelected(new Set());
@@ -109,15 +125,8 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
   }
 
   const load = useCallback(async () => {
-    const params = new URLSearchParams(search);
-    params.delete('studio');
-    if (!params.has('size')) params.set('size', '20');
-    if (kind === 'rules') params.set('fields', 'CONFLICTS');
     try {
-      const data = (await call('GET', `${base(kind, studio)}?${params}`)) as {
-        content: Rule[];
-        page: typeof page;
-      };
+      const data = await listEntries(kind, studio, listingQuery(new URLSearchParams(search)));
       setRows(data.content);
       setPage(data.page);
       setError(undefined);
@@ -129,10 +138,10 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
     load();
   }, [load]);
 
-  async function act(rule: Rule, action: 'publish' | 'unpublish' | 'restore' | 'delete') {
+  async function act(rule: Entry, action: Transition | 'delete') {
     try {
-      if (action === 'delete') await call('DELETE', `${base(kind, studio)}/${encodeURIComponent(rule.id)}`);
-      else await call('POST', `${base(kind, studio)}/${encodeURIComponent(rule.id)}/${action}`);
+      if (action === 'delete') await deleteEntry(kind, studio, rule.id);
+      else await moveEntry(kind, studio, rule.id, action);
       await load();
     } catch (e) {
       setError(errorOf(e));
@@ -207,9 +216,9 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
           </button>
           {bulk && (
             <label>
-              Bulk publish: {bulk.status.toLowerCase()}, {bulk.counts.published} published,{' '}
-              {bulk.counts.failed} failed of {bulk.total}
-              <progress max={bulk.total} value={bulk.counts.published + bulk.counts.failed} />
+              Bulk publish: {bulk.status.toLowerCase()}, {bulk.counts.published ?? 0} published,{' '}
+              {bulk.counts.failed ?? 0} failed of {bulk.total}
+              <progress max={bulk.total} value={(bulk.counts.published ?? 0) + (bulk.counts.failed ?? 0)} />
             </label>
           )}
         </div>
@@ -263,11 +272,7 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
             <td>
               {new Date(rule.lastModified).toLocaleString()} by {rule.lastModifiedBy}
             </td>
-            {kind === 'rules' && (
-              <td>
-                <Conflicts rule={rule} studio={studio} />
-              </td>
-            )}
+            {kind === 'rules' && <td>{isRule(rule) && <Conflicts rule={rule} studio={studio} />}</td>}
             <td>
               {editable && !rule.markedForDeletion && rule.publishState !== 'PUBLISHED' && (
                 <button

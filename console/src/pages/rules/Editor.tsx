@@ -4,13 +4,14 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { type ErrorBody, errorOf, mayEdit, messageFor, type Session } from '../../api/client';
 import { Link, navigate } from '../../router';
+import { createEntry, type Edit, getEntry, moveEntry, updateEntry } from './calls';
 import { type FieldTexts, KindFields, kindFieldNames, textsOf, valuesOf } from './KindFields';
-import { base, call, type Kind, kindFields, type Rule, TYPES, titleOf } from './shared';
+import { type Entry, isRule, type Kind, kindFields, TYPES, titleOf } from './shared';
 
 /** The fields whose staging value differs from the live one: [field, staging, live]. */
-function differences(rule: Rule): [string, string, string][] {
-  const live = (rule.liveContent ?? {}) as Record<string, unknown>;
-  const staging = rule as unknown as Record<string, unknown>;
+function differences(rule: Entry): [string, string, string][] {
+  const live: Record<string, unknown> = rule.liveContent ?? {};
+  const staging: Record<string, unknown> = rule;
   return Object.keys(live)
     .filter((name) => JSON.stringify(live[name]) !== JSON.stringify(staging[name]))
     .map((name) => [name, JSON.stringify(staging[name], null, 1), JSON.stringify(live[name], null, 1)]);
@@ -29,8 +30,10 @@ export function Editor({
   id: string | undefined;
   session: Session;
 }) {
-  const [rule, setRule] = useState<Rule>();
-  const [type, setType] = useState(TYPES[kind][0]!);
+  const [rule, setRule] = useState<Entry>();
+  // The rule's own fields (name, conditions), when it is one.
+  const asRule = rule && isRule(rule) ? rule : undefined;
+  const [type, setType] = useState<Entry['type']>(TYPES[kind][0]!);
   const [texts, setTexts] = useState<FieldTexts>(() => textsOf(TYPES[kind][0]!));
   const [error, setError] = useState<ErrorBody>();
   const [saved, setSaved] = useState<string>();
@@ -39,12 +42,11 @@ export function Editor({
 
   useEffect(() => {
     if (id === undefined) return;
-    call('GET', `${base(kind, studio)}/${encodeURIComponent(id)}`)
-      .then((data) => {
-        const loaded = data as Rule;
+    getEntry(kind, studio, id)
+      .then((loaded) => {
         setRule(loaded);
         setType(loaded.type);
-        setTexts(textsOf(loaded.type, kindFields(loaded as unknown as Record<string, unknown>)));
+        setTexts(textsOf(loaded.type, kindFields(loaded)));
       })
       .catch((e) => setError(errorOf(e)));
   }, [kind, studio, id]);
@@ -56,18 +58,28 @@ export function Editor({
       .split(',')
       .map((q) => q.trim())
       .filter(Boolean);
-    const body = {
+    const own = {
       ...(rule ? { ...rule, liveContent: undefined } : {}),
       ...valuesOf(type, texts),
       type,
-      ...(kind === 'rules' ? { name: String(form.get('name')) } : {}),
-      description: String(form.get('description') ?? ''),
-      ...(kind === 'rules' ? { conditions: { ...(rule?.conditions ?? {}), queries } } : {}),
     };
+    const description = String(form.get('description') ?? '');
+    // The type's own fields go as typed (a number that is not one too, see valuesOf), for the
+    // API to check and name beside the field; the fields set here have the schema's types.
+    const edit: Edit =
+      kind === 'rules'
+        ? {
+            kind,
+            body: {
+              ...own,
+              name: String(form.get('name')),
+              description,
+              conditions: { ...(asRule?.conditions ?? {}), queries },
+            },
+          }
+        : { kind, body: { ...own, description } };
     try {
-      const answer = (await (rule
-        ? call('PUT', `${base(kind, studio)}/${encodeURIComponent(rule.id)}`, body)
-        : call('POST', base(kind, studio), body))) as Rule;
+      const answer = await (rule ? updateEntry(studio, rule.id, edit) : createEntry(studio, edit));
       setError(undefined);
       setSaved(`Saved ${titleOf(answer)}`);
       setRule(answer);
@@ -79,11 +91,9 @@ export function Editor({
     }
   }
 
-  async function publish(current: Rule) {
+  async function publish(current: Entry) {
     try {
-      setRule(
-        (await call('POST', `${base(kind, studio)}/${encodeURIComponent(current.id)}/publish`)) as Rule,
-      );
+      setRule(await moveEntry(kind, studio, current.id, 'publish'));
       setSaved('Published');
     } catch (e) {
       setError(errorOf(e));
@@ -122,7 +132,7 @@ export function Editor({
               <input
                 id="rule-name"
                 name="name"
-                defaultValue={rule?.name ?? ''}
+                defaultValue={asRule?.name ?? ''}
                 key={`name-${rule?.id}`}
                 aria-invalid={!!messageFor(error, 'name')}
                 aria-describedby="name-error"
@@ -139,7 +149,7 @@ export function Editor({
               disabled={rule !== undefined}
               aria-describedby="type-error"
               onChange={(e) => {
-                setType(e.target.value as Rule['type']);
+                setType(e.target.value as Entry['type']);
                 setTexts(textsOf(e.target.value));
               }}
             >
@@ -166,7 +176,7 @@ export function Editor({
               <input
                 id="rule-queries"
                 name="queries"
-                defaultValue={rule?.conditions.queries.join(', ') ?? ''}
+                defaultValue={asRule?.conditions.queries.join(', ') ?? ''}
                 key={`q-${rule?.id}`}
                 aria-describedby="conditions-error"
               />

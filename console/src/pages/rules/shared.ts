@@ -1,15 +1,24 @@
-// What the Rules and Rewrites pages share: the kinds, the calls of the two interfaces on
-// the `/studios/{studioId}/…` paths (the same shapes), and how a rule or rewrite is named.
-import { csrf, errorOf } from '../../api/client';
-import type { components } from '../../api/schema';
+// What the Rules and Rewrites pages share: the kinds, the two interfaces' types (a rule or
+// a rewrite, as each answers it), and how a rule or rewrite is named. The calls are calls.ts.
+import type { components, paths } from '../../api/schema';
 
 export type Rule = components['schemas']['Rule'];
+/** A rewrite as the Rewrites interface answers it: no name, and fields of its own. */
+export type Rewrite =
+  paths['/studios/{studioId}/query-rewrites/{id}']['get']['responses'][200]['content']['application/json'];
+/** What the listing and the editor show: a rule or a rewrite. */
+export type Entry = Rule | Rewrite;
 export type Kind = 'rules' | 'rewrites';
 
-export const TYPES: Record<Kind, string[]> = {
+export const TYPES: { rules: Rule['type'][]; rewrites: Rewrite['type'][] } = {
   rules: ['blockList', 'boostList', 'buryList', 'pinned', 'redirect', 'banner'],
   rewrites: ['synonym', 'misspelling', 'phrase', 'headTail', 'removeWords'],
 };
+
+/** Whether an entry is a rule (its type is one of the rules'). */
+export function isRule(entry: Entry): entry is Rule {
+  return TYPES.rules.some((type) => type === entry.type);
+}
 
 /** The fields every rule and rewrite has, beside those of its type. */
 export const COMMON = new Set([
@@ -41,38 +50,17 @@ export const COMMON = new Set([
   'migration',
 ]);
 
-/** The path of a studio's rules or rewrites. */
-export function base(kind: Kind, studio: string): string {
-  return `/studios/${encodeURIComponent(studio)}/${kind === 'rules' ? 'em-rules' : 'query-rewrites'}`;
-}
-
-/** A call of the Rules or Rewrites API with the session; a refusal throws the common error body. */
-export async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET' && csrf() !== undefined) headers['x-csrf-token'] = csrf()!;
-  const answer = await fetch(path, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const data = answer.status === 204 ? undefined : await answer.json().catch(() => undefined);
-  if (!answer.ok) throw errorOf(data ?? { message: answer.statusText });
-  return data;
-}
-
 /** What a row is called: a rule's name; a rewrite (which has none) by its own fields. */
-export function titleOf(rule: Rule): string {
-  if (rule.name) return rule.name;
-  const own = kindFields(rule as unknown as Record<string, unknown>);
+export function titleOf(entry: Entry): string {
+  if (isRule(entry) && entry.name) return entry.name;
+  const own = kindFields(entry);
   return Object.values(own)
     .filter((v) => v !== null && v !== undefined && v !== '')
     .map((v) => (Array.isArray(v) ? v.join(', ') : String(v)))
     .join(' → ');
 }
 
-/** The fields of a rule's own type. */
-export function kindFields(rule: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(rule).filter(([name]) => !COMMON.has(name)));
+/** The fields of a rule's or rewrite's own type. */
+export function kindFields(entry: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(entry).filter(([name]) => !COMMON.has(name)));
 }

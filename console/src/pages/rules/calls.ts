@@ -1,0 +1,119 @@
+// The Rules and Rewrites pages' calls of the two interfaces on the `/studios/{studioId}/…`
+// paths, through the console's one client: each names its path literally, so the path, query,
+// body and answer are those of the OpenAPI document. A refusal throws the common error body.
+import { api, dataOrThrow } from '../../api/client';
+import type { operations, paths } from '../../api/schema';
+import type { Entry, Kind } from './shared';
+
+type RulesListing = NonNullable<operations['listRulesInStudio']['parameters']['query']>;
+type RewritesListing = NonNullable<operations['listQueryRewritesInStudio']['parameters']['query']>;
+/** What the listing asks either interface for: filters, sort and page. */
+export type ListingQuery = Pick<
+  RulesListing,
+  'searchQuery' | 'types' | 'publishState' | 'sort' | 'page' | 'size'
+>;
+/** A page of either listing. */
+export interface Listing {
+  content: Entry[];
+  page: operations['listRulesInStudio']['responses'][200]['content']['application/json']['page'];
+}
+
+type RuleBody = operations['createRuleInStudio']['requestBody']['content']['application/json'];
+type RewriteBody = operations['createQueryRewriteInStudio']['requestBody']['content']['application/json'];
+/** What the editor saves: a rule's body to the Rules interface, a rewrite's to the Rewrites one. */
+export type Edit = { kind: 'rules'; body: RuleBody } | { kind: 'rewrites'; body: RewriteBody };
+
+export type BulkStatus =
+  paths['/studios/{studioId}/em-rules/bulk/{operationId}']['get']['responses'][200]['content']['application/json'];
+
+/** A page of the studio's rules (with their conflicts, which the listing shows) or rewrites. */
+export async function listEntries(kind: Kind, studio: string, query: ListingQuery): Promise<Listing> {
+  const path = { studioId: studio };
+  if (kind === 'rules')
+    return dataOrThrow(
+      api.GET('/studios/{studioId}/em-rules', {
+        params: { path, query: { ...query, fields: ['CONFLICTS'] } },
+      }),
+    );
+  // The rewrites sort by fewer keys (no name): one they lack is the API's to refuse, as it does.
+  const sort = query.sort as RewritesListing['sort'];
+  return dataOrThrow(
+    api.GET('/studios/{studioId}/query-rewrites', { params: { path, query: { ...query, sort } } }),
+  );
+}
+
+/** One rule or rewrite (staging) with its live content. */
+export async function getEntry(kind: Kind, studio: string, id: string): Promise<Entry> {
+  const params = { path: { studioId: studio, id } };
+  return kind === 'rules'
+    ? dataOrThrow(api.GET('/studios/{studioId}/em-rules/{id}', { params }))
+    : dataOrThrow(api.GET('/studios/{studioId}/query-rewrites/{id}', { params }));
+}
+
+/** Creates a draft rule or rewrite. */
+export async function createEntry(studio: string, edit: Edit): Promise<Entry> {
+  const params = { path: { studioId: studio } };
+  return edit.kind === 'rules'
+    ? dataOrThrow(api.POST('/studios/{studioId}/em-rules', { params, body: edit.body }))
+    : dataOrThrow(api.POST('/studios/{studioId}/query-rewrites', { params, body: edit.body }));
+}
+
+/** Replaces a rule's or rewrite's staging content. */
+export async function updateEntry(studio: string, id: string, edit: Edit): Promise<Entry> {
+  const params = { path: { studioId: studio, id } };
+  return edit.kind === 'rules'
+    ? dataOrThrow(api.PUT('/studios/{studioId}/em-rules/{id}', { params, body: edit.body }))
+    : dataOrThrow(api.PUT('/studios/{studioId}/query-rewrites/{id}', { params, body: edit.body }));
+}
+
+/** Deletes a draft; marks a published rule or rewrite for deletion. */
+export async function deleteEntry(kind: Kind, studio: string, id: string): Promise<void> {
+  const params = { path: { studioId: studio, id } };
+  await (kind === 'rules'
+    ? dataOrThrow(api.DELETE('/studios/{studioId}/em-rules/{id}', { params }))
+    : dataOrThrow(api.DELETE('/studios/{studioId}/query-rewrites/{id}', { params })));
+}
+
+export type Transition = 'publish' | 'unpublish' | 'restore';
+
+/** Publishes, unpublishes or restores a rule or rewrite; answers it as it is then. */
+export async function moveEntry(
+  kind: Kind,
+  studio: string,
+  id: string,
+  transition: Transition,
+): Promise<Entry> {
+  const params = { path: { studioId: studio, id } };
+  if (kind === 'rules') {
+    if (transition === 'publish')
+      return dataOrThrow(api.POST('/studios/{studioId}/em-rules/{id}/publish', { params }));
+    if (transition === 'unpublish')
+      return dataOrThrow(api.POST('/studios/{studioId}/em-rules/{id}/unpublish', { params }));
+    return dataOrThrow(api.POST('/studios/{studioId}/em-rules/{id}/restore', { params }));
+  }
+  if (transition === 'publish')
+    return dataOrThrow(api.POST('/studios/{studioId}/query-rewrites/{id}/publish', { params }));
+  if (transition === 'unpublish')
+    return dataOrThrow(api.POST('/studios/{studioId}/query-rewrites/{id}/unpublish', { params }));
+  return dataOrThrow(api.POST('/studios/{studioId}/query-rewrites/{id}/restore', { params }));
+}
+
+/** Starts publishing the studio's rules `ids` in the background; answers the operation's id. */
+export async function startBulkPublish(studio: string, ids: string[]): Promise<string> {
+  const started = await dataOrThrow(
+    api.POST('/studios/{studioId}/em-rules/bulk', {
+      params: { path: { studioId: studio } },
+      body: { publish: ids },
+    }),
+  );
+  return started.operationId;
+}
+
+/** Where a bulk operation of the studio's rules is. */
+export async function bulkStatus(studio: string, operationId: string): Promise<BulkStatus> {
+  return dataOrThrow(
+    api.GET('/studios/{studioId}/em-rules/bulk/{operationId}', {
+      params: { path: { studioId: studio, operationId } },
+    }),
+  );
+}
