@@ -10,7 +10,6 @@ import type { RewriteSource } from './evaluation/rewrite-source.js';
 import { evaluationArea } from './evaluation/routes.js';
 import { HistoryRetention } from './history/retention.js';
 import { historyArea } from './history/routes.js';
-import { requireUser, userCheck } from './http/admin-auth.js';
 import { type AppContext, type Area, appScope, type Tuning } from './http/area.js';
 import { addCommonHeaders, requestId } from './http/common-headers.js';
 import { capConnectionsPerAddress } from './http/connection-cap.js';
@@ -51,6 +50,7 @@ import { watchPool } from './storage/pool-metrics.js';
 import { studiosArea } from './studios/routes.js';
 import { typeaheadArea } from './typeahead/routes.js';
 import { TypeaheadParts } from './typeahead/typeahead-parts.js';
+import { requireUser, userCheck } from './users/admin-auth.js';
 import { sessionRoutes, usersArea } from './users/routes.js';
 import { UsersParts } from './users/users-parts.js';
 

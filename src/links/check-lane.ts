@@ -6,9 +6,10 @@
 // session, a linkType in another case, an unusual query) goes to the route, which answers it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Kysely } from 'kysely';
-import { type PasswordCheck, parseBasic } from '../http/admin-auth.js';
+import { parseBasic } from '../http/basic-credentials.js';
 import { answerJson, type FastLane, plainQuery } from '../http/fast-lane.js';
 import type { Database } from '../storage/schema.js';
+import type { PasswordCheck } from '../users/admin-auth.js';
 import { mayCall } from '../users/roles.js';
 import { linkTypes } from './link-types.js';
 import type { LinkFilter } from './service.js';

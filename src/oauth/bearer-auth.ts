@@ -2,11 +2,11 @@
 // half it calls, acting for its own studio only.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { SESSION_CHALLENGE, sessionOf, type UserAuthDeps } from '../http/admin-auth.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
 import { hostLabel } from '../http/host-label.js';
 import type { Database } from '../storage/schema.js';
 import { studioExists } from '../studios/service.js';
+import { SESSION_CHALLENGE, sessionOf, type UserAuthDeps } from '../users/admin-auth.js';
 import { mayUseStudio } from '../users/roles.js';
 import { sessionIdFrom } from '../users/session-cookie.js';
 import type { Actor } from './actor.js';

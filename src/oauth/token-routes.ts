@@ -4,8 +4,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, RouteShorthandOptionsWithHandler } from 'fastify';
 import { Type } from 'typebox';
-import { parseBasic } from '../http/admin-auth.js';
 import type { Area } from '../http/area.js';
+import { parseBasic } from '../http/basic-credentials.js';
 import { unavailableError } from '../http/database-unavailable.js';
 import { bodyAbandoned } from '../http/error-handler.js';
 import { AppError } from '../http/errors.js';

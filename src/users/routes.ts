@@ -3,10 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { adminActor } from '../history/actor.js';
-import { SESSION_CHALLENGE, sessionOf } from '../http/admin-auth.js';
 import type { AppContext, Area } from '../http/area.js';
 import { UnauthorizedError } from '../http/errors.js';
 import { NoContent } from '../http/schemas.js';
+import { SESSION_CHALLENGE, sessionOf } from './admin-auth.js';
 import {
   userErrors as errors,
   SessionInfo,
