@@ -51,6 +51,7 @@ import { studiosArea } from './studios/routes.js';
 import { typeaheadArea } from './typeahead/routes.js';
 import { TypeaheadParts } from './typeahead/typeahead-parts.js';
 import { requireUser, userCheck } from './users/admin-auth.js';
+import { rolesOf } from './users/roles.js';
 import { sessionRoutes, usersArea } from './users/routes.js';
 import { UsersParts } from './users/users-parts.js';
 
@@ -240,7 +241,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addSchema(ErrorBodySchema);
   for (const schema of areas.flatMap((area) => area.schemas ?? [])) app.addSchema(schema);
 
-  await app.register(swagger, openApiOptions('0.1.0'));
+  await app.register(
+    swagger,
+    openApiOptions('0.1.0', (route) => rolesOf(String(route.method), route.config?.access)),
+  );
   // Offers the three credentials in "Authorize", and keeps them across reloads of the page.
   await app.register(swaggerUi, {
     routePrefix: '/docs',
