@@ -33,6 +33,7 @@ import { validatorFactory } from './http/validation.js';
 import { requireWellFormedText } from './http/well-formed-text.js';
 import { JobMetrics } from './jobs/job-metrics.js';
 import { linksArea } from './links/routes.js';
+import type { StudioCredentials } from './oauth/bearer-auth.js';
 import { externalIssuerSettings } from './oauth/external-issuer.js';
 import { oauthArea } from './oauth/token-routes.js';
 import { TokenService } from './oauth/token-service.js';
@@ -213,15 +214,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The rewrites' own notice of a changed live set, for their API and for imports alike.
   const rewritesLiveChanged = (studioId: string) =>
     void parts.evaluation.liveChanged(studioId, { rules: [], rewrites: true });
+  // A studio's APIs take a bearer token, or at its own paths a console session.
+  const studioCredentials: StudioCredentials = { tokens: parts.oauth, sessions: parts.users.auth };
   const areas: Area[] = [
     usersArea(parts.users),
-    linksArea,
+    linksArea(parts.users.passwords),
     clustersArea,
     typeaheadArea(parts.typeahead),
     studiosArea([studioRules, studioRewrites], parts.evaluation),
     oauthArea(parts.oauth, parts.limits.tokenRequest),
-    rulesArea(parts.oauth, parts.rules),
-    rewritesArea(parts.oauth, {
+    rulesArea(studioCredentials, parts.rules),
+    rewritesArea(studioCredentials, {
       // liveChanged never throws; the rewrite's answer does not wait for the rebuild.
       onLiveChange: rewritesLiveChanged,
       wrote: (rows) => statistics.wrote('rewrites', rows),
@@ -234,7 +237,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       liveRewritesChanged: rewritesLiveChanged,
       wrote: (group, rows) => statistics.wrote(group, rows),
     }),
-    evaluationArea(parts.oauth, parts.evaluation),
+    evaluationArea(studioCredentials, parts.evaluation),
     historyArea,
     queryArea(parts.query, parts.evaluation, userCheck(parts.users.passwords, parts.users.auth)),
   ];

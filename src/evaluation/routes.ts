@@ -5,8 +5,7 @@ import { Type } from 'typebox';
 import type { Area } from '../http/area.js';
 import { adminErrors, IdString } from '../http/schemas.js';
 import { parseTrustedProxies } from '../http/trust-proxy.js';
-import { actorOf, requireBearer } from '../oauth/bearer-auth.js';
-import type { TokenService } from '../oauth/token-service.js';
+import { actorOf, requireBearer, type StudioCredentials } from '../oauth/bearer-auth.js';
 import { evaluateLane } from './evaluate-lane.js';
 import type { EvaluationParts } from './evaluation-parts.js';
 import { EvaluateBody, EvaluateQuery, EvaluationResponse } from './schemas.js';
@@ -16,7 +15,7 @@ const tags = ['rules'];
 const errors = Object.fromEntries([400, 401, 403].map((status) => [status, Type.Ref('ErrorBody')]));
 
 /** The evaluation routes, answered from the compiled indexes of `parts`. */
-export function evaluationArea(tokens: TokenService, parts: EvaluationParts): Area {
+export function evaluationArea(credentials: StudioCredentials, parts: EvaluationParts): Area {
   return {
     name: 'evaluation',
     async admin(untyped, ctx) {
@@ -40,11 +39,11 @@ export function evaluationArea(tokens: TokenService, parts: EvaluationParts): Ar
     async public(app, ctx) {
       const evaluation = new EvaluationService(ctx.store.db, parts, ctx.now);
       const trustsProxy = parseTrustedProxies(ctx.config.trustProxy) !== false;
-      ctx.lanes.add(evaluateLane({ tokens, evaluation, studios: parts, trustsProxy }));
+      ctx.lanes.add(evaluateLane({ tokens: credentials.tokens, evaluation, studios: parts, trustsProxy }));
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
           async (scope) => {
-            requireBearer(scope, ctx.store.db, tokens, 'commercestudio.rules');
+            requireBearer(scope, ctx.store.db, credentials, 'commercestudio.rules');
             const api = scope.withTypeProvider<TypeBoxTypeProvider>();
             api.get(
               '/em-rules/evaluate',

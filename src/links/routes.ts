@@ -5,6 +5,7 @@ import { adminActor } from '../history/actor.js';
 import { type Area, appScope } from '../http/area.js';
 import { adminErrors, NoContent, sharedRef } from '../http/schemas.js';
 import { parseTrustedProxies } from '../http/trust-proxy.js';
+import type { PasswordCheck } from '../users/admin-auth.js';
 import { linkCheckLane } from './check-lane.js';
 import { canonicalLinkType } from './link-types.js';
 import { DeleteQuery, DirectedQuery, LinkFilterQuery, LinkSchema, ListQuery } from './schemas.js';
@@ -20,8 +21,11 @@ const AppList = Type.Array(
   }),
 );
 
-/** The Links API: the link graph between platform objects. */
-export const linksArea: Area = {
+/**
+ * The Links API: the link graph between platform objects. `passwords` is the app's check of
+ * users' passwords, which the link check's fast lane asks as the route's authentication does.
+ */
+export const linksArea = (passwords: PasswordCheck): Area => ({
   name: 'links',
   schemas: [LinkSchema],
   admin(untyped: FastifyInstance, ctx) {
@@ -128,16 +132,16 @@ export const linksArea: Area = {
     );
   },
 
-  public(app, ctx) {
+  public(_app, ctx) {
     ctx.lanes.add(
       linkCheckLane({
         db: ctx.store.db,
-        passwords: app.parts.users.passwords,
+        passwords,
         trustsProxy: parseTrustedProxies(ctx.config.trustProxy) !== false,
       }),
     );
   },
-};
+});
 
 /** Writes a `linkType` given in any case in camelCase, so that the schema's enum checks it. */
 function linkTypeInAnyCase(part: 'query' | 'body') {

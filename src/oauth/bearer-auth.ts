@@ -27,13 +27,22 @@ export function actorOf(request: FastifyRequest): Actor {
 }
 
 /**
+ * What checks a credential of the Rules and Rewrites APIs: the app's token service, and the
+ * console's sessions, which a studio's own paths take too.
+ */
+export interface StudioCredentials {
+  readonly tokens: TokenService;
+  readonly sessions: UserAuthDeps;
+}
+
+/**
  * Requires a bearer token with `scope` on every route of the (encapsulated) instance; at
  * `/studios/{studioId}/…`, a console session instead (without an Authorization header).
  */
 export function requireBearer(
   app: FastifyInstance,
   db: Kysely<Database>,
-  tokens: TokenService,
+  { tokens, sessions }: StudioCredentials,
   scope: Scope,
 ): void {
   if (!app.hasRequestDecorator('actor')) app.decorateRequest('actor', null);
@@ -43,7 +52,7 @@ export function requireBearer(
     const header = request.headers.authorization;
     const pathStudio = (request.params as { studioId?: string } | undefined)?.studioId;
     if (!header && pathStudio !== undefined && sessionIdFrom(request.headers.cookie) !== undefined) {
-      request.actor = await sessionActor(request, db, app.parts.users.auth, pathStudio);
+      request.actor = await sessionActor(request, db, sessions, pathStudio);
       return;
     }
     if (!header || !/^bearer /i.test(header)) {

@@ -6,8 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Area } from '../http/area.js';
 import { NoContent } from '../http/schemas.js';
-import { actorOf, requireBearer } from '../oauth/bearer-auth.js';
-import type { TokenService } from '../oauth/token-service.js';
+import { actorOf, requireBearer, type StudioCredentials } from '../oauth/bearer-auth.js';
 import { normaliseRewriteListingSyntax } from './listing.js';
 import {
   RewriteBulkRequest,
@@ -39,7 +38,7 @@ async function listingSyntax(request: FastifyRequest): Promise<void> {
 }
 
 /** The Query Rewrites API, behind bearer tokens of the app's token service. */
-export function rewritesArea(tokens: TokenService, options: RewritesAreaOptions = {}): Area {
+export function rewritesArea(credentials: StudioCredentials, options: RewritesAreaOptions = {}): Area {
   return {
     name: 'rewrites',
     async public(app, ctx) {
@@ -56,7 +55,7 @@ export function rewritesArea(tokens: TokenService, options: RewritesAreaOptions 
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
           async (api) => {
-            requireBearer(api, ctx.store.db, tokens, 'commercestudio.rewrites');
+            requireBearer(api, ctx.store.db, credentials, 'commercestudio.rewrites');
             rewritesApi(api, rewrites);
           },
           { prefix },
