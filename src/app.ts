@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { AppParts } from './app-parts.js';
@@ -10,7 +11,7 @@ import type { RewriteSource } from './evaluation/rewrite-source.js';
 import { evaluationArea } from './evaluation/routes.js';
 import { HistoryRetention } from './history/retention.js';
 import { historyArea } from './history/routes.js';
-import { type AppContext, type Area, appScope, type Tuning } from './http/area.js';
+import { type AppContext, type Area, appScope, type Tuning, type TypedApp } from './http/area.js';
 import { addCommonHeaders, requestId } from './http/common-headers.js';
 import { capConnectionsPerAddress } from './http/connection-cap.js';
 import { consoleDirectory, consoleRoutes } from './http/console.js';
@@ -255,17 +256,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  healthRoutes(app, deps.store);
-  landingPage(app);
+  // Routes are declared on the app typed once by the TypeBox type provider (the same
+  // instance, typed); the plugins below and the areas' own keep that type.
+  const typed: TypedApp = app.withTypeProvider<TypeBoxTypeProvider>();
+  healthRoutes(typed, deps.store);
+  landingPage(typed);
   await consoleRoutes(app, consoleDirectory());
 
-  sessionRoutes(app, ctx, parts.users);
-  await app.register(async (admin) => {
+  sessionRoutes(typed, ctx, parts.users);
+  await typed.register(async (admin: TypedApp) => {
     requireUser(admin, parts.users.auth, parts.users.passwords);
     metricsRoute(admin, ctx.metrics);
     for (const prefix of ['/api', '/api/apps/:app']) {
       await admin.register(
-        async (api) => {
+        async (api: TypedApp) => {
           api.addHook('preValidation', async (request) => {
             const app = appScope(request);
             if (app !== undefined && !isId(app)) {
@@ -281,6 +285,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       );
     }
   });
-  for (const area of areas) await area.public?.(app, ctx);
+  for (const area of areas) await area.public?.(typed, ctx);
   return app;
 }

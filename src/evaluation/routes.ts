@@ -1,8 +1,7 @@
 // Evaluation of live rules and rewrites: `/em-rules/evaluate` for search applications and
 // previews (bearer token of the studio), `/api/studios/{id}/evaluate` for admins.
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Area } from '../http/area.js';
+import type { Area, TypedApp } from '../http/area.js';
 import { adminErrors, IdString } from '../http/schemas.js';
 import { parseTrustedProxies } from '../http/trust-proxy.js';
 import { actorOf, requireBearer, type StudioCredentials } from '../oauth/bearer-auth.js';
@@ -18,8 +17,7 @@ const errors = Object.fromEntries([400, 401, 403].map((status) => [status, Type.
 export function evaluationArea(credentials: StudioCredentials, parts: EvaluationParts): Area {
   return {
     name: 'evaluation',
-    async admin(untyped, ctx) {
-      const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
+    async admin(api, ctx) {
       const evaluation = new EvaluationService(ctx.store.db, parts, ctx.now);
       api.get(
         '/studios/:id/evaluate',
@@ -42,9 +40,8 @@ export function evaluationArea(credentials: StudioCredentials, parts: Evaluation
       ctx.lanes.add(evaluateLane({ tokens: credentials.tokens, evaluation, studios: parts, trustsProxy }));
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
-          async (scope) => {
-            requireBearer(scope, ctx.store.db, credentials, 'commercestudio.rules');
-            const api = scope.withTypeProvider<TypeBoxTypeProvider>();
+          async (api: TypedApp) => {
+            requireBearer(api, ctx.store.db, credentials, 'commercestudio.rules');
             api.get(
               '/em-rules/evaluate',
               {

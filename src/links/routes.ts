@@ -1,5 +1,4 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { adminActor } from '../history/actor.js';
 import { type Area, appScope } from '../http/area.js';
@@ -28,11 +27,10 @@ const AppList = Type.Array(
 export const linksArea = (passwords: PasswordCheck): Area => ({
   name: 'links',
   schemas: [LinkSchema],
-  admin(untyped: FastifyInstance, ctx) {
-    const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
+  admin(api, ctx) {
     const db = ctx.store.db;
     // The apps themselves are listed once, at `/api/apps`, not inside an app's scope.
-    if (!untyped.prefix.includes(':app')) {
+    if (!api.prefix.includes(':app')) {
       api.get(
         '/apps',
         {

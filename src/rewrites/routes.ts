@@ -1,10 +1,9 @@
 // The Query Rewrites API (the rewrites half of Commerce Studio's Rules & Rewrites), at
 // `/query-rewrites…` and `/studios/{studioId}/query-rewrites…`, behind bearer tokens with
 // scope `commercestudio.rewrites`.
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Area } from '../http/area.js';
+import type { Area, TypedApp } from '../http/area.js';
 import { NoContent } from '../http/schemas.js';
 import { actorOf, requireBearer, type StudioCredentials } from '../oauth/bearer-auth.js';
 import { normaliseRewriteListingSyntax } from './listing.js';
@@ -54,7 +53,7 @@ export function rewritesArea(credentials: StudioCredentials, options: RewritesAr
       const rewrites = new RewritesService(ctx.store.db, ctx.now, onLiveChange, options.wrote);
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
-          async (api) => {
+          async (api: TypedApp) => {
             requireBearer(api, ctx.store.db, credentials, 'commercestudio.rewrites');
             rewritesApi(api, rewrites);
           },
@@ -65,9 +64,7 @@ export function rewritesArea(credentials: StudioCredentials, options: RewritesAr
   };
 }
 
-function rewritesApi(untyped: FastifyInstance, rewrites: RewritesService): void {
-  const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
-
+function rewritesApi(api: TypedApp, rewrites: RewritesService): void {
   api.get(
     '/query-rewrites',
     {

@@ -1,9 +1,8 @@
 // The Rules API (Commerce Studio rules interface), at `/em-rules…` and
 // `/studios/{studioId}/em-rules…`, and the rules area of the app.
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Area } from '../http/area.js';
+import type { Area, TypedApp } from '../http/area.js';
 import { NoContent } from '../http/schemas.js';
 import { PageSchema } from '../listing/page.js';
 import { actorOf, requireBearer, type StudioCredentials } from '../oauth/bearer-auth.js';
@@ -60,7 +59,7 @@ export function rulesArea(credentials: StudioCredentials, parts: RulesParts): Ar
       );
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
-          async (api) => {
+          async (api: TypedApp) => {
             requireBearer(api, ctx.store.db, credentials, 'commercestudio.rules');
             rulesApi(api, rules);
           },
@@ -71,9 +70,7 @@ export function rulesArea(credentials: StudioCredentials, parts: RulesParts): Ar
   };
 }
 
-function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
-  const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
-
+function rulesApi(api: TypedApp, rules: RulesService): void {
   api.get(
     '/em-rules',
     {
