@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { AppParts } from './app-parts.js';
@@ -10,8 +11,7 @@ import type { RewriteSource } from './evaluation/rewrite-source.js';
 import { evaluationArea } from './evaluation/routes.js';
 import { HistoryRetention } from './history/retention.js';
 import { historyArea } from './history/routes.js';
-import { requireUser, userCheck } from './http/admin-auth.js';
-import { type AppContext, type Area, appScope, type Tuning } from './http/area.js';
+import { type AppContext, type Area, appScope, type Tuning, type TypedApp } from './http/area.js';
 import { addCommonHeaders, requestId } from './http/common-headers.js';
 import { capConnectionsPerAddress } from './http/connection-cap.js';
 import { consoleDirectory, consoleRoutes } from './http/console.js';
@@ -35,6 +35,7 @@ import { validatorFactory } from './http/validation.js';
 import { requireWellFormedText } from './http/well-formed-text.js';
 import { JobMetrics } from './jobs/job-metrics.js';
 import { linksArea } from './links/routes.js';
+import type { StudioCredentials } from './oauth/bearer-auth.js';
 import { externalIssuerSettings } from './oauth/external-issuer.js';
 import { oauthArea } from './oauth/token-routes.js';
 import { TokenService } from './oauth/token-service.js';
@@ -52,6 +53,8 @@ import { watchPool } from './storage/pool-metrics.js';
 import { studiosArea } from './studios/routes.js';
 import { typeaheadArea } from './typeahead/routes.js';
 import { TypeaheadParts } from './typeahead/typeahead-parts.js';
+import { requireUser, userCheck } from './users/admin-auth.js';
+import { rolesOf } from './users/roles.js';
 import { sessionRoutes, usersArea } from './users/routes.js';
 import { UsersParts } from './users/users-parts.js';
 
@@ -218,6 +221,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The rewrites' own notice of a changed live set, for their API and for imports alike.
   const rewritesLiveChanged = (studioId: string) =>
     void parts.evaluation.liveChanged(studioId, { rules: [], rewrites: true });
+  // A studio's APIs take a bearer token, or at its own paths a console session.
+  const studioCredentials: StudioCredentials = { tokens: parts.oauth, sessions: parts.users.auth };
   const areas: Area[] = [
     usersArea(parts.users),
     linksArea(parts.users.passwords),
@@ -225,8 +230,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     typeaheadArea(parts.typeahead),
     studiosArea([studioRules, studioRewrites], parts.evaluation),
     oauthArea(parts.oauth, parts.limits.tokenRequest),
-    rulesArea(parts.oauth, parts.rules),
-    rewritesArea(parts.oauth, {
+    rulesArea(studioCredentials, parts.rules),
+    rewritesArea(studioCredentials, {
       // liveChanged never throws; the rewrite's answer does not wait for the rebuild.
       onLiveChange: rewritesLiveChanged,
       wrote: (rows) => statistics.wrote('rewrites', rows),
@@ -239,14 +244,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       liveRewritesChanged: rewritesLiveChanged,
       wrote: (group, rows) => statistics.wrote(group, rows),
     }),
-    evaluationArea(parts.oauth, parts.evaluation),
+    evaluationArea(studioCredentials, parts.evaluation),
     historyArea,
     queryArea(parts.query, parts.evaluation, userCheck(parts.users.passwords, parts.users.auth)),
   ];
   app.addSchema(ErrorBodySchema);
   for (const schema of areas.flatMap((area) => area.schemas ?? [])) app.addSchema(schema);
 
-  await app.register(swagger, openApiOptions('0.1.0'));
+  await app.register(
+    swagger,
+    openApiOptions('0.1.0', (route) => rolesOf(String(route.method), route.config?.access)),
+  );
   // Offers the three credentials in "Authorize", and keeps them across reloads of the page.
   await app.register(swaggerUi, {
     routePrefix: '/docs',
@@ -254,17 +262,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  healthRoutes(app, deps.store);
-  landingPage(app);
+  // Routes are declared on the app typed once by the TypeBox type provider (the same
+  // instance, typed); the plugins below and the areas' own keep that type.
+  const typed: TypedApp = app.withTypeProvider<TypeBoxTypeProvider>();
+  healthRoutes(typed, deps.store);
+  landingPage(typed);
   await consoleRoutes(app, consoleDirectory());
 
-  sessionRoutes(app, ctx, parts.users);
-  await app.register(async (admin) => {
+  sessionRoutes(typed, ctx, parts.users);
+  await typed.register(async (admin: TypedApp) => {
     requireUser(admin, parts.users.auth, parts.users.passwords);
     metricsRoute(admin, ctx.metrics);
     for (const prefix of ['/api', '/api/apps/:app']) {
       await admin.register(
-        async (api) => {
+        async (api: TypedApp) => {
           api.addHook('preValidation', async (request) => {
             const app = appScope(request);
             if (app !== undefined && !isId(app)) {
@@ -280,6 +291,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       );
     }
   });
-  for (const area of areas) await area.public?.(app, ctx);
+  for (const area of areas) await area.public?.(typed, ctx);
   return app;
 }

@@ -1,5 +1,4 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { adminActor } from '../history/actor.js';
 import { type Area, appScope } from '../http/area.js';
@@ -45,8 +44,7 @@ export const clustersArea: Area = {
     ClusterNodeSchema,
     SolrSystemInfoSchema,
   ],
-  admin(untyped: FastifyInstance, ctx) {
-    const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
+  admin(api, ctx) {
     const db = ctx.store.db;
     const box = new SecretBox(ctx.secretKey);
     const recordCheck = clusterCheckRecorder(ctx.metrics);

@@ -1,11 +1,9 @@
 // Evaluation of live rules and rewrites: `/em-rules/evaluate` for search applications and
 // previews (bearer token of the studio), `/api/studios/{id}/evaluate` for admins.
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Area } from '../http/area.js';
+import type { Area, TypedApp } from '../http/area.js';
 import { adminErrors, IdString } from '../http/schemas.js';
-import { actorOf, requireBearer } from '../oauth/bearer-auth.js';
-import type { TokenService } from '../oauth/token-service.js';
+import { actorOf, requireBearer, type StudioCredentials } from '../oauth/bearer-auth.js';
 import { EVALUATE_PATH, evaluateEarly, RULES_SCOPE, vouchedByCopy } from './evaluate-endpoint.js';
 import type { EvaluationParts } from './evaluation-parts.js';
 import { EvaluateBody, EvaluateQuery, EvaluationResponse } from './schemas.js';
@@ -15,11 +13,10 @@ const tags = ['rules'];
 const errors = Object.fromEntries([400, 401, 403].map((status) => [status, Type.Ref('ErrorBody')]));
 
 /** The evaluation routes, answered from the compiled indexes of `parts`. */
-export function evaluationArea(tokens: TokenService, parts: EvaluationParts): Area {
+export function evaluationArea(credentials: StudioCredentials, parts: EvaluationParts): Area {
   return {
     name: 'evaluation',
-    async admin(untyped, ctx) {
-      const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
+    async admin(api, ctx) {
       const evaluation = new EvaluationService(parts, ctx.now);
       const db = ctx.store.db;
       api.get(
@@ -41,13 +38,12 @@ export function evaluationArea(tokens: TokenService, parts: EvaluationParts): Ar
       const evaluation = new EvaluationService(parts, ctx.now);
       const db = ctx.store.db;
       // Tokens are checked against the copy of the studio the evaluation is answered from.
-      const vouch = vouchedByCopy(tokens, parts);
+      const vouch = vouchedByCopy(credentials.tokens, parts);
       const early = evaluateEarly(vouch, evaluation);
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
-          async (scope) => {
-            requireBearer(scope, db, tokens, RULES_SCOPE, vouch);
-            const api = scope.withTypeProvider<TypeBoxTypeProvider>();
+          async (api: TypedApp) => {
+            requireBearer(api, db, credentials, RULES_SCOPE, vouch);
             api.get(
               EVALUATE_PATH,
               {

@@ -1,5 +1,3 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Area } from '../http/area.js';
 import { adminErrors, sharedRef } from '../http/schemas.js';
 import { adminActor } from './actor.js';
@@ -19,8 +17,7 @@ const HistoryEvent = sharedRef(HistoryEventSchema);
 export const historyArea: Area = {
   name: 'history',
   schemas: [HistoryEventSchema],
-  admin(untyped: FastifyInstance, ctx) {
-    const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
+  admin(api, ctx) {
     const db = ctx.store.db;
     api.get(
       '/history',

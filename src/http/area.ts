@@ -1,4 +1,12 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { Registry } from 'prom-client';
 import type { TSchema } from 'typebox';
 import type { Config } from '../config.js';
@@ -43,6 +51,19 @@ export interface Tuning {
 }
 
 /**
+ * The app as routes are declared on: typed by the TypeBox type provider, so a handler's
+ * request and reply types come from the route's schemas. `buildApp` types the app once; a
+ * plugin registered inside keeps the type by declaring its instance a `TypedApp`.
+ */
+export type TypedApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/**
  * An area of the service. `admin` routes are mounted under `/api` and again under
  * `/api/apps/{app}`, behind admin authentication; `public` routes at the root, with
  * whatever credential their interface uses.
@@ -51,8 +72,8 @@ export interface Area {
   readonly name: string;
   /** Shared schemas (with `$id`) that routes refer to; added once, at the root. */
   readonly schemas?: TSchema[];
-  admin?(api: FastifyInstance, ctx: AppContext): void | Promise<void>;
-  public?(app: FastifyInstance, ctx: AppContext): void | Promise<void>;
+  admin?(api: TypedApp, ctx: AppContext): void | Promise<void>;
+  public?(app: TypedApp, ctx: AppContext): void | Promise<void>;
 }
 
 /** The app of an app-scoped admin request (`/api/apps/{app}/…`), or undefined at `/api/…`. */

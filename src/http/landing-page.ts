@@ -1,6 +1,5 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { TypedApp } from './area.js';
 import { PAGE_HEADERS } from './security-headers.js';
 
 /** Where a newcomer goes from `/`: the same places in the page and in the JSON index. */
@@ -96,8 +95,7 @@ export function prefersJson(accept: string | undefined): boolean {
 }
 
 /** `GET /`: a small page of links for a browser, the same links as JSON for `Accept: application/json`. */
-export function landingPage(untyped: FastifyInstance): void {
-  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
+export function landingPage(app: TypedApp): void {
   app.get(
     '/',
     {

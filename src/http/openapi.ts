@@ -6,7 +6,6 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import { type TSchema, Type } from 'typebox';
-import { rolesOf } from '../users/roles.js';
 import { IdString } from './schemas.js';
 
 /** What the document shows of a route beyond its schema: not checked when a request is served. */
@@ -267,8 +266,14 @@ const SCOPED_COPIES: Array<{ prefix: string; parameter: string; suffix: string; 
 
 type Schema = Record<string, unknown>;
 
+/**
+ * Who may call an operation of the Administrative API, shown as its `x-roles`: the users area
+ * decides, from what the route declares.
+ */
+export type RolesOf = (route: RouteOptions) => string[];
+
 /** Options of `@fastify/swagger` for the service's document. */
-export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
+export function openApiOptions(version: string, rolesOf: RolesOf): FastifyDynamicSwaggerOptions {
   return {
     // Shared schemas keep their $id as their name in the document, instead of def-0, def-1, …
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
@@ -322,7 +327,12 @@ export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
       components: { securitySchemes: securitySchemes as never },
     },
     transform: ({ schema, url, route }) => ({
-      schema: describeRoute(schema as Schema | undefined, url, route as RouteOptions) as FastifySchema,
+      schema: describeRoute(
+        schema as Schema | undefined,
+        url,
+        route as RouteOptions,
+        rolesOf,
+      ) as FastifySchema,
       url,
     }),
     transformObject: (documentObject) =>
@@ -335,7 +345,12 @@ export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
 }
 
 /** The route's schema as the document shows it: its interface's security and error answers added. */
-function describeRoute(schema: Schema | undefined, url: string, route: RouteOptions): Schema | undefined {
+function describeRoute(
+  schema: Schema | undefined,
+  url: string,
+  route: RouteOptions,
+  rolesOf: RolesOf,
+): Schema | undefined {
   if (schema === undefined || schema.hide === true) return schema;
   const extra = route.config?.openapi ?? {};
   const described: Schema = { ...schema };
@@ -346,7 +361,7 @@ function describeRoute(schema: Schema | undefined, url: string, route: RouteOpti
   const iface = INTERFACES.find((i) => i.prefixes.some((prefix) => url.startsWith(prefix))) ?? PUBLIC;
   described.security ??= iface.security;
   if (iface.prefixes.includes('/api/') && schema.security === undefined) {
-    described['x-roles'] = rolesOf(String(route.method), route.config?.access);
+    described['x-roles'] = rolesOf(route);
   }
 
   const params = pathParameters(url, schema.params as Schema | undefined);

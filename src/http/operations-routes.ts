@@ -1,9 +1,9 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { Type } from 'typebox';
 import type { Store } from '../storage/database.js';
 import { isMigrated } from '../storage/migrate.js';
+import type { TypedApp } from './area.js';
 import { sendError } from './error-handler.js';
 import { ErrorBodySchema, sharedRef } from './schemas.js';
 
@@ -11,8 +11,7 @@ const tags = ['operations'];
 const Status = Type.Object({ status: Type.String() });
 
 /** `/health` (the process answers) and `/ready` (database reachable, migrations applied); no credential. */
-export function healthRoutes(untyped: FastifyInstance, store: Store): void {
-  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
+export function healthRoutes(app: TypedApp, store: Store): void {
   app.get(
     '/health',
     {

@@ -5,9 +5,10 @@
 // that needs more (a password to verify, a session, a refusal) is the route's to answer.
 import type { IncomingMessage } from 'node:http';
 import type { Kysely } from 'kysely';
-import { type PasswordCheck, parseBasic } from '../http/admin-auth.js';
+import { parseBasic } from '../http/basic-credentials.js';
 import type { EarlyEndpoint, EarlyReply } from '../http/early-answers.js';
 import type { Database } from '../storage/schema.js';
+import type { PasswordCheck } from '../users/admin-auth.js';
 import { mayCall } from '../users/roles.js';
 import { checkLinks, type LinkFilter } from './service.js';
 

@@ -1,10 +1,9 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { adminActor } from '../history/actor.js';
-import type { PasswordCheck } from '../http/admin-auth.js';
 import { type Area, appScope } from '../http/area.js';
 import { adminErrors, NoContent, sharedRef } from '../http/schemas.js';
+import type { PasswordCheck } from '../users/admin-auth.js';
 import { checkEarly } from './check-endpoint.js';
 import { canonicalLinkType } from './link-types.js';
 import { DeleteQuery, DirectedQuery, LinkFilterQuery, LinkSchema, ListQuery } from './schemas.js';
@@ -20,15 +19,17 @@ const AppList = Type.Array(
   }),
 );
 
-/** The Links API: the link graph between platform objects. */
+/**
+ * The Links API: the link graph between platform objects. `passwords` is the app's check of
+ * users' passwords, which the link check's early answer asks as the route's authentication does.
+ */
 export const linksArea = (passwords: PasswordCheck): Area => ({
   name: 'links',
   schemas: [LinkSchema],
-  admin(untyped: FastifyInstance, ctx) {
-    const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
+  admin(api, ctx) {
     const db = ctx.store.db;
     // The apps themselves are listed once, at `/api/apps`, not inside an app's scope.
-    if (!untyped.prefix.includes(':app')) {
+    if (!api.prefix.includes(':app')) {
       api.get(
         '/apps',
         {

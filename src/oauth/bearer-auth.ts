@@ -2,11 +2,11 @@
 // half it calls, acting for its own studio only.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { SESSION_CHALLENGE, sessionOf, type UserAuthDeps } from '../http/admin-auth.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
 import { hostLabel } from '../http/host-label.js';
 import type { Database } from '../storage/schema.js';
 import { studioExists } from '../studios/service.js';
+import { SESSION_CHALLENGE, sessionOf, type UserAuthDeps } from '../users/admin-auth.js';
 import { mayUseStudio } from '../users/roles.js';
 import { sessionIdFrom } from '../users/session-cookie.js';
 import type { Actor } from './actor.js';
@@ -27,6 +27,15 @@ export function actorOf(request: FastifyRequest): Actor {
 }
 
 /**
+ * What checks a credential of the Rules and Rewrites APIs: the app's token service, and the
+ * console's sessions, which a studio's own paths take too.
+ */
+export interface StudioCredentials {
+  readonly tokens: TokenService;
+  readonly sessions: UserAuthDeps;
+}
+
+/**
  * What a node's own copy of the studios says of a token, without the database: the actor and
  * scopes of a token whose signature and times check and whose client the copy holds, else
  * undefined (then the token's client is looked up in the database).
@@ -41,7 +50,7 @@ export type VouchedToken = (token: string) => { actor: Actor; scopes: readonly s
 export function requireBearer(
   app: FastifyInstance,
   db: Kysely<Database>,
-  tokens: TokenService,
+  { tokens, sessions }: StudioCredentials,
   scope: Scope,
   vouch?: VouchedToken,
 ): void {
@@ -52,7 +61,7 @@ export function requireBearer(
     const header = request.headers.authorization;
     const pathStudio = (request.params as { studioId?: string } | undefined)?.studioId;
     if (!header && pathStudio !== undefined && sessionIdFrom(request.headers.cookie) !== undefined) {
-      request.actor = await sessionActor(request, db, app.parts.users.auth, pathStudio);
+      request.actor = await sessionActor(request, db, sessions, pathStudio);
       return;
     }
     if (!header || !/^bearer /i.test(header)) {

@@ -1,11 +1,10 @@
 // `POST /oauth2/token` (and `/oauth2/{authorizationServerId}/v1/token`, the form of the token
 // URL in Lucidworks' API reference): the client-credentials grant, answering in OAuth2's
 // error format (RFC 6749 §5.2) rather than the common error body; and the oauth area of the app.
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, RouteShorthandOptionsWithHandler } from 'fastify';
 import { Type } from 'typebox';
-import { parseBasic } from '../http/admin-auth.js';
-import type { Area } from '../http/area.js';
+import type { Area, TypedApp } from '../http/area.js';
+import { parseBasic } from '../http/basic-credentials.js';
 import { unavailableError } from '../http/database-unavailable.js';
 import { bodyAbandoned } from '../http/error-handler.js';
 import { AppError } from '../http/errors.js';
@@ -107,8 +106,7 @@ async function tokenRoutes(
   tokens: TokenService,
   limiter: FailureLimiter,
 ): Promise<void> {
-  await app.register(async (plugin) => {
-    const oauth = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  await app.register(async (oauth: TypedApp) => {
     oauth.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string' },

@@ -2,10 +2,8 @@
 // import such a document into this instance.
 
 import { Readable } from 'node:stream';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
 import { adminActor } from '../history/actor.js';
-import { type AppContext, type Area, appScope } from '../http/area.js';
+import { type AppContext, type Area, appScope, type TypedApp } from '../http/area.js';
 import { ValidationError } from '../http/errors.js';
 import { adminErrors, sharedRef } from '../http/schemas.js';
 import { SecretBox } from '../security/secret-box.js';
@@ -39,8 +37,7 @@ export function objectsArea(parts: ObjectsParts): Area {
   };
 }
 
-function objectRoutes(admin: FastifyInstance, ctx: AppContext, parts: ObjectsParts): void {
-  const api = admin.withTypeProvider<TypeBoxTypeProvider>();
+function objectRoutes(api: TypedApp, ctx: AppContext, parts: ObjectsParts): void {
   const db = ctx.store.db;
   const deps: ObjectsDeps = { box: new SecretBox(ctx.secretKey), now: ctx.now, ...parts };
 

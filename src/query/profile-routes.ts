@@ -2,9 +2,8 @@
 // Fusion's. Each committed change is served by this node before the answer (`changing`).
 import { Type } from 'typebox';
 import { adminActor } from '../history/actor.js';
-import type { AppContext } from '../http/area.js';
+import type { AppContext, TypedApp } from '../http/area.js';
 import { adminErrors, ErrorBodySchema, sharedRef } from '../http/schemas.js';
-import type { TypedInstance } from '../http/typed-instance.js';
 import {
   createKey,
   deleteProfile,
@@ -39,7 +38,7 @@ function changer(parts: QueryParts) {
 }
 
 /** Listing, reading, writing and deleting an app's query profiles. */
-export function profileRoutes(api: TypedInstance, ctx: AppContext, parts: QueryParts): void {
+export function profileRoutes(api: TypedApp, ctx: AppContext, parts: QueryParts): void {
   const db = ctx.store.db;
   const changing = changer(parts);
   api.get(
@@ -132,7 +131,7 @@ export function profileRoutes(api: TypedInstance, ctx: AppContext, parts: QueryP
 }
 
 /** A profile's search-only keys: made (shown once), listed by id, revoked. */
-export function keyRoutes(api: TypedInstance, ctx: AppContext, parts: QueryParts): void {
+export function keyRoutes(api: TypedApp, ctx: AppContext, parts: QueryParts): void {
   const db = ctx.store.db;
   const changing = changer(parts);
   api.post(

@@ -4,9 +4,9 @@
 // Solr's, and a path with parameters is the router's to find (docs/decisions.md).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { TypedApp } from '../http/area.js';
 import { UnauthorizedError } from '../http/errors.js';
 import { ErrorBodySchema, sharedRef } from '../http/schemas.js';
-import type { TypedInstance } from '../http/typed-instance.js';
 import { sessionIdFrom } from '../users/session-cookie.js';
 import { QueryParams } from './schemas.js';
 import type { ServedProfiles } from './served-profiles.js';
@@ -65,12 +65,12 @@ function formBodies(app: FastifyInstance): void {
 
 /** The query endpoint's two routes, in a scope of their own (its body parsers and credentials). */
 export async function queryRoutes(
-  root: TypedInstance,
+  root: TypedApp,
   service: QueryService,
   served: ServedProfiles,
   userCheck: UserCheck,
 ): Promise<void> {
-  await root.register(async (app: TypedInstance) => {
+  await root.register(async (app: TypedApp) => {
     formBodies(app);
     app.addHook('preHandler', keyOrUser(served, userCheck));
     app.get(

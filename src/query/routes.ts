@@ -1,6 +1,5 @@
 // Query profiles and their keys (Administrative API, app-scoped) and the query endpoint
 // (a profile's search-only key, a user's Basic credentials or console session).
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { EvaluationParts } from '../evaluation/evaluation-parts.js';
 import { EvaluationService } from '../evaluation/service.js';
 import type { Area } from '../http/area.js';
@@ -14,16 +13,15 @@ export function queryArea(parts: QueryParts, evaluationParts: EvaluationParts, u
   return {
     name: 'query',
     schemas: [QueryProfileSchema, QueryProfileBody, NewQueryProfileBody],
-    admin(scope, ctx) {
+    admin(api, ctx) {
       // App-scoped only: profiles live in an app, like Fusion's.
-      if (!scope.prefix.includes(':app')) return;
-      const api = scope.withTypeProvider<TypeBoxTypeProvider>();
+      if (!api.prefix.includes(':app')) return;
       profileRoutes(api, ctx, parts);
       keyRoutes(api, ctx, parts);
     },
     async public(root, ctx) {
       const service = new QueryService(parts, new EvaluationService(evaluationParts, ctx.now));
-      await queryRoutes(root.withTypeProvider<TypeBoxTypeProvider>(), service, parts.served, userCheck);
+      await queryRoutes(root, service, parts.served, userCheck);
     },
   };
 }

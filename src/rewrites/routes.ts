@@ -1,13 +1,11 @@
 // The Query Rewrites API (the rewrites half of Commerce Studio's Rules & Rewrites), at
 // `/query-rewrites…` and `/studios/{studioId}/query-rewrites…`, behind bearer tokens with
 // scope `commercestudio.rewrites`.
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Area } from '../http/area.js';
+import type { Area, TypedApp } from '../http/area.js';
 import { NoContent } from '../http/schemas.js';
-import { actorOf, requireBearer } from '../oauth/bearer-auth.js';
-import type { TokenService } from '../oauth/token-service.js';
+import { actorOf, requireBearer, type StudioCredentials } from '../oauth/bearer-auth.js';
 import { normaliseRewriteListingSyntax } from './listing.js';
 import {
   RewriteBulkRequest,
@@ -39,7 +37,7 @@ async function listingSyntax(request: FastifyRequest): Promise<void> {
 }
 
 /** The Query Rewrites API, behind bearer tokens of the app's token service. */
-export function rewritesArea(tokens: TokenService, options: RewritesAreaOptions = {}): Area {
+export function rewritesArea(credentials: StudioCredentials, options: RewritesAreaOptions = {}): Area {
   return {
     name: 'rewrites',
     async public(app, ctx) {
@@ -55,8 +53,8 @@ export function rewritesArea(tokens: TokenService, options: RewritesAreaOptions 
       const rewrites = new RewritesService(ctx.store.db, ctx.now, onLiveChange, options.wrote);
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
-          async (api) => {
-            requireBearer(api, ctx.store.db, tokens, 'commercestudio.rewrites');
+          async (api: TypedApp) => {
+            requireBearer(api, ctx.store.db, credentials, 'commercestudio.rewrites');
             rewritesApi(api, rewrites);
           },
           { prefix },
@@ -66,9 +64,7 @@ export function rewritesArea(tokens: TokenService, options: RewritesAreaOptions 
   };
 }
 
-function rewritesApi(untyped: FastifyInstance, rewrites: RewritesService): void {
-  const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
-
+function rewritesApi(api: TypedApp, rewrites: RewritesService): void {
   api.get(
     '/query-rewrites',
     {

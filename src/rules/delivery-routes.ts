@@ -1,8 +1,6 @@
 // `GET /api/studios/{id}/deliveries`: the rule-sync outbox of a studio, for whoever runs it.
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../http/area.js';
+import type { AppContext, TypedApp } from '../http/area.js';
 import { adminErrors, IdString, withExamples } from '../http/schemas.js';
 import { DELIVERY_STATUSES, listDeliveries } from './deliveries.js';
 
@@ -25,8 +23,7 @@ const DeliveryQuery = Type.Object({
 });
 
 /** The deliveries listing of the Administrative API. Studios are global: an app scope does not narrow it. */
-export function deliveryRoutes(admin: FastifyInstance, ctx: AppContext): void {
-  const api = admin.withTypeProvider<TypeBoxTypeProvider>();
+export function deliveryRoutes(api: TypedApp, ctx: AppContext): void {
   api.get(
     '/studios/:id/deliveries',
     {

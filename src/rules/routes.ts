@@ -1,13 +1,11 @@
 // The Rules API (Commerce Studio rules interface), at `/em-rules…` and
 // `/studios/{studioId}/em-rules…`, and the rules area of the app.
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Area } from '../http/area.js';
+import type { Area, TypedApp } from '../http/area.js';
 import { NoContent } from '../http/schemas.js';
 import { PageSchema } from '../listing/page.js';
-import { actorOf, requireBearer } from '../oauth/bearer-auth.js';
-import type { TokenService } from '../oauth/token-service.js';
+import { actorOf, requireBearer, type StudioCredentials } from '../oauth/bearer-auth.js';
 import { deliveryRoutes } from './delivery-routes.js';
 import { RULE_ID } from './examples.js';
 import { normaliseListingSyntax } from './listing-params.js';
@@ -39,7 +37,7 @@ async function listingSyntax(request: FastifyRequest): Promise<void> {
 }
 
 /** The Rules API, behind bearer tokens of the app's token service; webhook delivery and bulk work come built. */
-export function rulesArea(tokens: TokenService, parts: RulesParts): Area {
+export function rulesArea(credentials: StudioCredentials, parts: RulesParts): Area {
   return {
     name: 'rules',
     admin: deliveryRoutes,
@@ -61,8 +59,8 @@ export function rulesArea(tokens: TokenService, parts: RulesParts): Area {
       );
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
-          async (api) => {
-            requireBearer(api, ctx.store.db, tokens, 'commercestudio.rules');
+          async (api: TypedApp) => {
+            requireBearer(api, ctx.store.db, credentials, 'commercestudio.rules');
             rulesApi(api, rules);
           },
           { prefix },
@@ -72,9 +70,7 @@ export function rulesArea(tokens: TokenService, parts: RulesParts): Area {
   };
 }
 
-function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
-  const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
-
+function rulesApi(api: TypedApp, rules: RulesService): void {
   api.get(
     '/em-rules',
     {

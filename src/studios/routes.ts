@@ -1,10 +1,8 @@
 // Administrative API of studios and their API clients, and the studios area of the app.
 
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { adminActor } from '../history/actor.js';
-import type { AppContext, Area } from '../http/area.js';
+import type { AppContext, Area, TypedApp } from '../http/area.js';
 import { NoContent } from '../http/schemas.js';
 import { SecretBox } from '../security/secret-box.js';
 import {
@@ -58,12 +56,11 @@ export function studiosArea(contents: readonly StudioContent[], clients: Clients
 
 /** `/studios…` of the Administrative API. Studios are global: an app scope does not narrow them. */
 function studioRoutes(
-  admin: FastifyInstance,
+  api: TypedApp,
   ctx: AppContext,
   contents: readonly StudioContent[],
   clients: ClientsListener,
 ): void {
-  const api = admin.withTypeProvider<TypeBoxTypeProvider>();
   const db = ctx.store.db;
   const box = new SecretBox(ctx.secretKey);
   api.post(

@@ -3,9 +3,8 @@
 // does not narrow them.
 import { Type } from 'typebox';
 import { adminActor } from '../history/actor.js';
-import type { AppContext } from '../http/area.js';
+import type { AppContext, TypedApp } from '../http/area.js';
 import { adminErrors, NoContent } from '../http/schemas.js';
-import type { TypedInstance } from '../http/typed-instance.js';
 import {
   EmbedTokenAnswer,
   IdParams,
@@ -33,7 +32,7 @@ const base = '/typeahead/instances';
 const withId = `${base}/:id`;
 
 /** Creating, listing, changing and deleting instances. */
-export function instanceRoutes(api: TypedInstance, ctx: AppContext, typeahead: TypeaheadParts): void {
+export function instanceRoutes(api: TypedApp, ctx: AppContext, typeahead: TypeaheadParts): void {
   const db = ctx.store.db;
   api.post(
     base,
@@ -112,7 +111,7 @@ export function instanceRoutes(api: TypedInstance, ctx: AppContext, typeahead: T
 }
 
 /** An instance's embed token and a preview of its suggestions. */
-export function instanceTokenRoutes(api: TypedInstance, ctx: AppContext, typeahead: TypeaheadParts): void {
+export function instanceTokenRoutes(api: TypedApp, ctx: AppContext, typeahead: TypeaheadParts): void {
   const db = ctx.store.db;
   api.post(
     `${withId}/embed-token`,

@@ -1,6 +1,5 @@
 // Typeahead: instance management and search logs on the Administrative API, and the
 // suggestions of the Typeahead API, answered from memory by this node's `typeahead` parts.
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Area } from '../http/area.js';
 import { instanceRoutes, instanceTokenRoutes } from './instance-routes.js';
 import { InstanceSchema, SearchCountsSchema, TermsSchema } from './schemas.js';
@@ -11,8 +10,7 @@ import type { TypeaheadParts } from './typeahead-parts.js';
 export const typeaheadArea = (typeahead: TypeaheadParts): Area => ({
   name: 'typeahead',
   schemas: [InstanceSchema, TermsSchema, SearchCountsSchema],
-  async admin(scope, ctx) {
-    const api = scope.withTypeProvider<TypeBoxTypeProvider>();
+  async admin(api, ctx) {
     instanceRoutes(api, ctx, typeahead);
     instanceTokenRoutes(api, ctx, typeahead);
     termsRoutes(api, ctx, typeahead);

@@ -6,9 +6,9 @@
 // that is not resident yet). Everything that can be made once per instance (headers, origin
 // sets, serialised answers and their tags) is made when the index is built, not here.
 import type { IncomingMessage } from 'node:http';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { TypedApp } from '../http/area.js';
 import type { EarlyEndpoint } from '../http/early-answers.js';
 import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
 import { hostLabel } from '../http/host-label.js';
@@ -133,12 +133,11 @@ function matchesTag(header: string, etag: string): boolean {
 
 /** The Typeahead API's routes: the suggestions (answered early when plain) and their CORS preflight. */
 export async function suggestionsRoutes(
-  app: FastifyInstance,
+  app: TypedApp,
   registry: TypeaheadRegistry,
   tokens: EmbedTokens,
 ): Promise<void> {
-  await app.register(async (plain) => {
-    const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
+  await app.register(async (scope: TypedApp) => {
     scope.decorateRequest('typeaheadInstance', null);
     scope.get(
       SUGGESTIONS_PATH,

@@ -2,9 +2,8 @@
 // computed from the search logs, the logs themselves and their counts per hour.
 import { Type } from 'typebox';
 import { adminActor } from '../history/actor.js';
-import type { AppContext } from '../http/area.js';
+import type { AppContext, TypedApp } from '../http/area.js';
 import { adminErrors } from '../http/schemas.js';
-import type { TypedInstance } from '../http/typed-instance.js';
 import {
   IdParams,
   SearchCountsQuery,
@@ -23,7 +22,7 @@ const tags = ['typeahead'];
 const withId = '/typeahead/instances/:id';
 
 /** Reading and editing the curated terms. */
-export function termsRoutes(api: TypedInstance, ctx: AppContext, typeahead: TypeaheadParts): void {
+export function termsRoutes(api: TypedApp, ctx: AppContext, typeahead: TypeaheadParts): void {
   const db = ctx.store.db;
   api.get(
     `${withId}/terms`,
@@ -78,12 +77,12 @@ export function termsRoutes(api: TypedInstance, ctx: AppContext, typeahead: Type
 
 /** Customer searches reported (JSON or NDJSON), the top-searched terms recomputed, the counts per hour. */
 export async function searchLogRoutes(
-  api: TypedInstance,
+  api: TypedApp,
   ctx: AppContext,
   typeahead: TypeaheadParts,
 ): Promise<void> {
   const db = ctx.store.db;
-  await api.register(async (logs: TypedInstance) => {
+  await api.register(async (logs: TypedApp) => {
     logs.addContentTypeParser('application/x-ndjson', { parseAs: 'string' }, (_request, body, done) => {
       try {
         done(null, parseNdjson(body as string));

@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
+import { secondsUntil } from '../http/rate-limiter.js';
+import type { Database } from '../storage/schema.js';
 import {
   type AccountWindowRow,
   accountWindow,
   type Delays,
   endAccountCheck,
   startAccountCheck,
-} from '../http/account-window-repository.js';
-import { secondsUntil } from '../http/rate-limiter.js';
-import type { Database } from '../storage/schema.js';
+} from './account-window-repository.js';
 import { isKnownSince, markKnown } from './known-client-repository.js';
 
 export interface AccountThrottleSettings {

@@ -1,12 +1,10 @@
 // Users (`/api/users`, admins only) and the console's sessions (`/api/session`).
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { adminActor } from '../history/actor.js';
-import { SESSION_CHALLENGE, sessionOf } from '../http/admin-auth.js';
-import type { AppContext, Area } from '../http/area.js';
+import type { AppContext, Area, TypedApp } from '../http/area.js';
 import { UnauthorizedError } from '../http/errors.js';
 import { NoContent } from '../http/schemas.js';
+import { SESSION_CHALLENGE, sessionOf } from './admin-auth.js';
 import {
   userErrors as errors,
   SessionInfo,
@@ -36,8 +34,7 @@ export function usersArea(users: UsersParts): Area {
   return { name: 'users', admin: (api, ctx) => userRoutes(api, ctx, users) };
 }
 
-function userRoutes(admin: FastifyInstance, ctx: AppContext, users: UsersParts): void {
-  const api = admin.withTypeProvider<TypeBoxTypeProvider>();
+function userRoutes(api: TypedApp, ctx: AppContext, users: UsersParts): void {
   const db = ctx.store.db;
   api.post(
     '/users',
@@ -128,8 +125,7 @@ function userRoutes(admin: FastifyInstance, ctx: AppContext, users: UsersParts):
 }
 
 /** `/api/session`: signing in and out of the console (outside the API's authentication). */
-export function sessionRoutes(app: FastifyInstance, ctx: AppContext, parts: UsersParts): void {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+export function sessionRoutes(api: TypedApp, ctx: AppContext, parts: UsersParts): void {
   const sessionTags = ['session'];
   const secureFor = (protocol: string) => protocol === 'https' || ctx.config.cookieSecure;
   api.post(

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { PasswordCheck, type UserAuthDeps } from '../http/admin-auth.js';
 import type { FailureLimiter } from '../http/rate-limiter.js';
 import type { Store } from '../storage/database.js';
 import { AccountThrottle } from './account-throttle.js';
+import { PasswordCheck, type UserAuthDeps } from './admin-auth.js';
 import { UserVerifier } from './verifier.js';
 
 /** What authenticates users: their passwords (with the shared failure limit) and sessions. */

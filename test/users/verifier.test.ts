@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { PasswordCheck } from '../../src/http/admin-auth.js';
 import { FailureLimiter } from '../../src/http/rate-limiter.js';
 import { hashSecret } from '../../src/security/password-hash.js';
 import { AccountThrottle } from '../../src/users/account-throttle.js';
+import { PasswordCheck } from '../../src/users/admin-auth.js';
 import { deleteUserRow, insertUser, updateUserRow } from '../../src/users/repository.js';
 import { UserVerifier } from '../../src/users/verifier.js';
 import { engines, freshStore, skipReason } from '../helpers/app.js';

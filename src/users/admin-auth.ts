@@ -1,21 +1,22 @@
 // Authentication of the Administrative API: a user's HTTP Basic credentials or a console
-// session cookie; then the role check every route gets (src/users/roles.ts).
+// session cookie; then the role check every route gets (roles.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { parseBasic } from '../http/basic-credentials.js';
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../http/errors.js';
+import type { FailureLimiter } from '../http/rate-limiter.js';
 import type { Database } from '../storage/schema.js';
-import type { AccountThrottle, AccountTurn } from '../users/account-throttle.js';
-import { accessOf, mayCall, type Principal } from '../users/roles.js';
+import type { AccountThrottle, AccountTurn } from './account-throttle.js';
+import { accessOf, mayCall, type Principal } from './roles.js';
 import {
   type ActiveSession,
   activeSession,
   csrfTokenMatches,
   type SessionLimits,
   type User,
-} from '../users/service.js';
-import { sessionIdFrom } from '../users/session-cookie.js';
-import type { UserVerifier } from '../users/verifier.js';
-import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from './errors.js';
-import type { FailureLimiter } from './rate-limiter.js';
+} from './service.js';
+import { sessionIdFrom } from './session-cookie.js';
+import type { UserVerifier } from './verifier.js';
 
 const CHALLENGE = 'Basic realm="searchdeck", charset="UTF-8"';
 // Not Basic: a browser that gets Basic's challenge to a request of the console asks for a
@@ -30,15 +31,6 @@ declare module 'fastify' {
     /** The console session of the request, when it came with one. */
     session: ActiveSession | null;
   }
-}
-
-/** Parses `Authorization: Basic …` into user and password, or undefined. */
-export function parseBasic(header: string | undefined): { user: string; password: string } | undefined {
-  if (!header || !/^basic /i.test(header)) return undefined;
-  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
 export interface UserAuthDeps {

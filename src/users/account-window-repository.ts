@@ -1,8 +1,8 @@
 // The account counter of `attempt_window`: one user name's failures from any address, the
-// checks under way and when the next may start (src/users/account-throttle.ts decides).
+// checks under way and when the next may start (account-throttle.ts decides).
 import type { Kysely } from 'kysely';
+import { type AttemptWindowRow, ended, startedCheckCounts } from '../http/attempt-window-repository.js';
 import type { Database } from '../storage/schema.js';
-import { type AttemptWindowRow, ended, startedCheckCounts } from './attempt-window-repository.js';
 
 export const ACCOUNT_COUNTER = 'admin-account';
 
