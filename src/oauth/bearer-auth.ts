@@ -51,7 +51,7 @@ export function requireBearer(
     }
     let claims: Awaited<ReturnType<TokenService['verify']>>;
     try {
-      claims = await tokens.verify(header.slice(7).trim());
+      claims = await tokens.verify(db, header.slice(7).trim());
     } catch (error) {
       if (!(error instanceof InvalidTokenError)) throw error;
       throw new UnauthorizedError(error.message, 'Bearer realm="searchdeck", error="invalid_token"');

@@ -3,6 +3,7 @@
 // error format (RFC 6749 §5.2) rather than the common error body; and the oauth area of the app.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, RouteShorthandOptionsWithHandler } from 'fastify';
+import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { parseBasic } from '../http/admin-auth.js';
 import type { Area } from '../http/area.js';
@@ -12,6 +13,7 @@ import { AppError } from '../http/errors.js';
 import type { DocumentedOnly } from '../http/openapi.js';
 import type { FailureLimiter } from '../http/rate-limiter.js';
 import { textProblem } from '../http/well-formed-text.js';
+import type { Database } from '../storage/schema.js';
 import {
   AuthorizationServerParams,
   formFields,
@@ -30,7 +32,7 @@ import {
  * shares), with the app's limit on failed token requests.
  */
 export function oauthArea(tokens: TokenService, limiter: FailureLimiter): Area {
-  return { name: 'oauth', public: (app) => tokenRoutes(app, tokens, limiter) };
+  return { name: 'oauth', public: (app, ctx) => tokenRoutes(app, ctx.store.db, tokens, limiter) };
 }
 
 const OAuthErrorBody = Type.Object(
@@ -104,6 +106,7 @@ const STATUS_OF: Record<OAuthErrorKind, number> = {
 /** The token endpoint, in its own plugin: form bodies and OAuth2 errors stay inside it. */
 async function tokenRoutes(
   app: FastifyInstance,
+  db: Kysely<Database>,
   tokens: TokenService,
   limiter: FailureLimiter,
 ): Promise<void> {
@@ -158,7 +161,7 @@ async function tokenRoutes(
         ) as Record<string, unknown>;
         try {
           const credentials = clientCredentials(request.headers.authorization, form);
-          const token = await tokens.issue(credentials, text(form.grant_type), text(form.scope));
+          const token = await tokens.issue(db, credentials, text(form.grant_type), text(form.scope));
           // The token is issued: a check that cannot be ended now stays counted until its window ends.
           await attempt.release().catch((error) => request.log.warn({ err: error }, 'attempt not released'));
           return token;
