@@ -3,11 +3,13 @@
 // scope `commercestudio.rewrites`.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Area } from '../http/area.js';
 import { NoContent } from '../http/schemas.js';
 import { actorOf, requireBearer } from '../oauth/bearer-auth.js';
 import type { TokenService } from '../oauth/token-service.js';
+import type { Database } from '../storage/schema.js';
 import { normaliseRewriteListingSyntax } from './listing.js';
 import {
   RewriteBulkRequest,
@@ -52,12 +54,12 @@ export function rewritesArea(tokens: TokenService, options: RewritesAreaOptions 
           ctx.log.warn({ err: error, studioId }, 'a listener of live rewrite changes failed');
         }
       };
-      const rewrites = new RewritesService(ctx.store.db, ctx.now, onLiveChange, options.wrote);
+      const rewrites = new RewritesService(ctx.now, onLiveChange, options.wrote);
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
           async (api) => {
             requireBearer(api, ctx.store.db, tokens, 'commercestudio.rewrites');
-            rewritesApi(api, rewrites);
+            rewritesApi(api, ctx.store.db, rewrites);
           },
           { prefix },
         );
@@ -66,7 +68,7 @@ export function rewritesArea(tokens: TokenService, options: RewritesAreaOptions 
   };
 }
 
-function rewritesApi(untyped: FastifyInstance, rewrites: RewritesService): void {
+function rewritesApi(untyped: FastifyInstance, db: Kysely<Database>, rewrites: RewritesService): void {
   const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
 
   api.get(
@@ -81,7 +83,7 @@ function rewritesApi(untyped: FastifyInstance, rewrites: RewritesService): void 
         response: { 200: RewritePage, ...errors },
       },
     },
-    (request) => rewrites.list(actorOf(request).studioId, request.query),
+    (request) => rewrites.list(db, actorOf(request).studioId, request.query),
   );
   api.post(
     '/query-rewrites',
@@ -95,7 +97,7 @@ function rewritesApi(untyped: FastifyInstance, rewrites: RewritesService): void 
       },
     },
     async (request, reply) => {
-      const { rewrite, etag } = await rewrites.create(actorOf(request), request.body);
+      const { rewrite, etag } = await rewrites.create(db, actorOf(request), request.body);
       return reply.code(201).header('etag', etag).send(rewrite);
     },
   );
@@ -111,7 +113,7 @@ function rewritesApi(untyped: FastifyInstance, rewrites: RewritesService): void 
       },
     },
     async (request, reply) => {
-      const { rewrite, etag } = await rewrites.get(actorOf(request).studioId, request.params.id);
+      const { rewrite, etag } = await rewrites.get(db, actorOf(request).studioId, request.params.id);
       reply.header('etag', etag);
       return rewrite;
     },
@@ -131,6 +133,7 @@ function rewritesApi(untyped: FastifyInstance, rewrites: RewritesService): void 
     async (request, reply) => {
       const ifMatch = request.headers['if-match'];
       const { rewrite, etag } = await rewrites.update(
+        db,
         actorOf(request),
         request.params.id,
         request.body,
@@ -152,7 +155,7 @@ function rewritesApi(untyped: FastifyInstance, rewrites: RewritesService): void 
       },
     },
     async (request, reply) => {
-      await rewrites.remove(actorOf(request), request.params.id);
+      await rewrites.remove(db, actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -169,7 +172,7 @@ function rewritesApi(untyped: FastifyInstance, rewrites: RewritesService): void 
         },
       },
       async (request, reply) => {
-        const { rewrite, etag } = await rewrites.act(action, actorOf(request), request.params.id);
+        const { rewrite, etag } = await rewrites.act(db, action, actorOf(request), request.params.id);
         reply.header('etag', etag);
         return rewrite;
       },
@@ -186,6 +189,6 @@ function rewritesApi(untyped: FastifyInstance, rewrites: RewritesService): void 
         response: { 200: RewriteBulkResult, ...errors },
       },
     },
-    (request) => rewrites.bulk(actorOf(request), request.body),
+    (request) => rewrites.bulk(db, actorOf(request), request.body),
   );
 }
