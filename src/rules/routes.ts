@@ -46,7 +46,7 @@ export function rulesArea(tokens: TokenService, parts: RulesParts): Area {
     async public(app, ctx) {
       app.addHook('onReady', async () => {
         parts.bulk
-          .failAbandoned()
+          .failAbandoned(ctx.store.db)
           .catch((error: unknown) => ctx.log.warn({ err: error }, 'ending abandoned bulk operations failed'));
         parts.webhooks.start();
       });

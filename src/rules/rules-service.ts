@@ -102,11 +102,11 @@ export class RulesService {
   }
 
   startBulk(actor: Actor, request: BulkRequest): Promise<{ operationId: string }> {
-    return this.bulk.start(actor, request);
+    return this.bulk.start(this.db, actor, request);
   }
 
   bulkStatus(studioId: string, operationId: string): Promise<BulkStatus> {
-    return this.bulk.status(studioId, operationId);
+    return this.bulk.status(this.db, studioId, operationId);
   }
 
   /**
