@@ -8,6 +8,7 @@ import { NoContent } from '../http/schemas.js';
 import { PageSchema } from '../listing/page.js';
 import { actorOf, requireBearer } from '../oauth/bearer-auth.js';
 import type { TokenService } from '../oauth/token-service.js';
+import type { Store } from '../storage/database.js';
 import { deliveryRoutes } from './delivery-routes.js';
 import { RULE_ID } from './examples.js';
 import { normaliseListingSyntax } from './listing-params.js';
@@ -50,20 +51,12 @@ export function rulesArea(tokens: TokenService, parts: RulesParts): Area {
           .catch((error: unknown) => ctx.log.warn({ err: error }, 'ending abandoned bulk operations failed'));
         parts.webhooks.start();
       });
-      const rules = new RulesService(
-        ctx.store.db,
-        ctx.now,
-        parts.webhooks,
-        parts.bulk,
-        parts.metrics,
-        parts.liveChanged,
-        ctx.store.reader,
-      );
+      const rules = new RulesService(ctx.now, parts.webhooks, parts.bulk, parts.metrics, parts.liveChanged);
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
           async (api) => {
             requireBearer(api, ctx.store.db, tokens, 'commercestudio.rules');
-            rulesApi(api, rules);
+            rulesApi(api, ctx.store, rules);
           },
           { prefix },
         );
@@ -72,8 +65,9 @@ export function rulesArea(tokens: TokenService, parts: RulesParts): Area {
   };
 }
 
-function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
+function rulesApi(untyped: FastifyInstance, store: Store, rules: RulesService): void {
   const api = untyped.withTypeProvider<TypeBoxTypeProvider>();
+  const { db, reader } = store;
 
   api.get(
     '/em-rules',
@@ -87,7 +81,7 @@ function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
         response: { 200: RulePage, ...errors },
       },
     },
-    (request) => rules.list(actorOf(request).studioId, request.query),
+    (request) => rules.list(reader, actorOf(request).studioId, request.query),
   );
   api.post(
     '/em-rules',
@@ -101,7 +95,7 @@ function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
       },
     },
     async (request, reply) => {
-      const { rule, etag } = await rules.create(actorOf(request), request.body);
+      const { rule, etag } = await rules.create(db, actorOf(request), request.body);
       return reply.code(201).header('etag', etag).send(rule);
     },
   );
@@ -119,7 +113,7 @@ function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
       },
     },
     async (request, reply) => {
-      const { rule, etag } = await rules.get(actorOf(request).studioId, request.params.id, request.query);
+      const { rule, etag } = await rules.get(db, actorOf(request).studioId, request.params.id, request.query);
       reply.header('etag', etag);
       return rule;
     },
@@ -138,7 +132,13 @@ function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
     },
     async (request, reply) => {
       const ifMatch = request.headers['if-match'];
-      const { rule, etag } = await rules.update(actorOf(request), request.params.id, request.body, ifMatch);
+      const { rule, etag } = await rules.update(
+        db,
+        actorOf(request),
+        request.params.id,
+        request.body,
+        ifMatch,
+      );
       reply.header('etag', etag);
       return rule;
     },
@@ -155,7 +155,7 @@ function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
       },
     },
     async (request, reply) => {
-      await rules.remove(actorOf(request), request.params.id);
+      await rules.remove(db, actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -172,7 +172,7 @@ function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
         },
       },
       async (request, reply) => {
-        const { rule, etag } = await rules.act(action, actorOf(request), request.params.id);
+        const { rule, etag } = await rules.act(db, action, actorOf(request), request.params.id);
         reply.header('etag', etag);
         return rule;
       },
@@ -190,7 +190,7 @@ function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
         response: { 202: Type.Object({ operationId: Type.String() }), ...errors },
       },
     },
-    async (request, reply) => reply.code(202).send(await rules.startBulk(actorOf(request), request.body)),
+    async (request, reply) => reply.code(202).send(await rules.startBulk(db, actorOf(request), request.body)),
   );
   api.get(
     '/em-rules/bulk/:operationId',
@@ -205,6 +205,6 @@ function rulesApi(untyped: FastifyInstance, rules: RulesService): void {
         response: { 200: BulkStatus, ...errors },
       },
     },
-    (request) => rules.bulkStatus(actorOf(request).studioId, request.params.operationId),
+    (request) => rules.bulkStatus(db, actorOf(request).studioId, request.params.operationId),
   );
 }
