@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import { parseBasic } from '../http/admin-auth.js';
 import type { Area } from '../http/area.js';
 import { unavailableError } from '../http/database-unavailable.js';
-import { bodyAbandoned } from '../http/error-handler.js';
+import { bodyAbandoned, httpOf } from '../http/error-handler.js';
 import { AppError } from '../http/errors.js';
 import type { DocumentedOnly } from '../http/openapi.js';
 import type { FailureLimiter } from '../http/rate-limiter.js';
@@ -132,11 +132,11 @@ async function tokenRoutes(
         // RFC 6749 has no token-endpoint error for this; OAuth2 clients know 503 with
         // Retry-After from HTTP, and `temporarily_unavailable` from the authorization endpoint.
         request.log.error({ err: error }, 'request failed');
-        reply.headers(unavailable.headers ?? {});
+        reply.headers(httpOf(unavailable).headers);
         return oauthError(reply, 503, 'temporarily_unavailable', unavailable.message);
       }
-      // Our own errors carry `status` (e.g. a form field that is not well-formed text).
-      const given = error instanceof AppError ? error.status : error.statusCode;
+      // Our own errors have the status of their code (e.g. a form field that is not well-formed text).
+      const given = error instanceof AppError ? httpOf(error).status : error.statusCode;
       const status = given !== undefined && given < 500 ? 400 : 500;
       const description = status === 400 ? 'the request is not a valid token request' : 'internal error';
       return oauthError(reply, status, status === 400 ? 'invalid_request' : 'server_error', description);
