@@ -188,7 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       { idleMinutes: deps.config.sessionIdleMinutes, maxHours: deps.config.sessionMaxHours },
       app.log,
     ),
-    oauth: new TokenService(deps.store.db, deps.secretKey, ctx.now, externalIssuerSettings(deps.config)),
+    oauth: new TokenService(deps.secretKey, ctx.now, externalIssuerSettings(deps.config)),
     rules: rulesParts(
       ctx,
       (studioId, ruleIds) => evaluation.liveChanged(studioId, { rules: ruleIds, rewrites: false }),

@@ -1,5 +1,5 @@
 import { type DatabaseFailure, databaseFailure } from '../storage/unavailable.js';
-import { AppError } from './errors.js';
+import { UnavailableError } from './errors.js';
 
 // Long enough for a pool to reconnect or a PostgreSQL restart to finish, short enough
 // that a client retrying is served soon after.
@@ -12,10 +12,8 @@ const messages: Record<DatabaseFailure, string> = {
 };
 
 /** The 503 `unavailable` answer for an error that says the database cannot work now, else undefined. */
-export function unavailableError(error: unknown): AppError | undefined {
+export function unavailableError(error: unknown): UnavailableError | undefined {
   const failure = databaseFailure(error);
   if (failure === undefined) return undefined;
-  return new AppError('unavailable', messages[failure], {
-    headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-  });
+  return new UnavailableError(messages[failure], RETRY_AFTER_SECONDS);
 }

@@ -1,9 +1,41 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { unavailableError } from './database-unavailable.js';
-import { AppError, type ErrorCode, errorCodes, ShuttingDownError } from './errors.js';
+import {
+  AppError,
+  type ErrorCode,
+  errorCodes,
+  ShuttingDownError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  UnavailableError,
+} from './errors.js';
 import type { ErrorBody, FieldError } from './schemas.js';
 import { fieldErrors } from './validation-errors.js';
+
+/** How an error is answered over HTTP. */
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+}
+
+/**
+ * The status an error is answered with, from its code, and the headers its data calls for.
+ * Every answer of an `AppError` (the common body, the token endpoint's) takes them from here.
+ */
+export function httpOf(error: AppError): HttpAnswer {
+  return { status: errorCodes[error.code], headers: headersOf(error) };
+}
+
+function headersOf(error: AppError): Record<string, string> {
+  if (error instanceof UnauthorizedError) return { 'www-authenticate': error.challenge };
+  if (error instanceof TooManyRequestsError || error instanceof UnavailableError) {
+    return { 'retry-after': String(error.retryAfterSeconds) };
+  }
+  // The request is answered by a node that stops: the client's retry should find another.
+  if (error instanceof ShuttingDownError) return { connection: 'close' };
+  return {};
+}
 
 /** The common error body's required fields: the one shape every error of every interface has. */
 export function errorBody(code: ErrorCode, message: string, path: string): ErrorBody {
@@ -54,8 +86,9 @@ export function installErrorHandling(app: FastifyInstance, allowedMethods: (url:
     }
     const error = unavailableError(thrown) ?? thrown;
     if (error instanceof AppError) {
-      if (error.headers) reply.headers(error.headers);
-      if (error.status >= 500 && !(error instanceof ShuttingDownError)) {
+      const { status, headers } = httpOf(error);
+      reply.headers(headers);
+      if (status >= 500 && !(error instanceof ShuttingDownError)) {
         request.log.error({ err: thrown }, 'request failed');
       }
       return sendError(request, reply, error.code, error.message, error);

@@ -1,8 +1,9 @@
 import type { FieldError } from './schemas.js';
 
 /**
- * The closed list of machine-readable error codes, each with its HTTP status.
- * Every error answer of every interface carries one of these (docs/errors.md).
+ * The closed list of machine-readable error codes, each with the HTTP status the error
+ * handler answers it with (`httpOf`). Every error answer of every interface carries one of
+ * these (docs/errors.md).
  */
 export const errorCodes = {
   'malformed-json': 400,
@@ -37,15 +38,15 @@ export type { FieldError };
 export interface AppErrorOptions {
   errors?: FieldError[];
   details?: Record<string, unknown>;
-  headers?: Record<string, string>;
 }
 
-/** A domain error that the error handler turns into the common error body. */
+/**
+ * A domain error: a code of the closed list, a message and its data, nothing of HTTP. The
+ * error handler turns it into the status, the headers and the common error body (`httpOf`).
+ */
 export class AppError extends Error {
-  readonly status: number;
   readonly errors: FieldError[] | undefined;
   readonly details: Record<string, unknown> | undefined;
-  readonly headers: Record<string, string> | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -54,10 +55,8 @@ export class AppError extends Error {
   ) {
     super(message);
     this.name = new.target.name;
-    this.status = errorCodes[code];
     this.errors = options.errors;
     this.details = options.details;
-    this.headers = options.headers;
   }
 }
 
@@ -98,9 +97,13 @@ export class LimitExceededError extends AppError {
   }
 }
 
+/** No valid credential; `challenge` says which credential the interface takes (WWW-Authenticate). */
 export class UnauthorizedError extends AppError {
-  constructor(message: string, challenge: string) {
-    super('unauthorized', message, { headers: { 'www-authenticate': challenge } });
+  constructor(
+    message: string,
+    readonly challenge: string,
+  ) {
+    super('unauthorized', message);
   }
 }
 
@@ -110,9 +113,23 @@ export class ForbiddenError extends AppError {
   }
 }
 
+/** Too many failures from one client; it may try again after `retryAfterSeconds`. */
 export class TooManyRequestsError extends AppError {
-  constructor(message: string, retryAfterSeconds: number) {
-    super('too-many-requests', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('too-many-requests', message);
+  }
+}
+
+/** Something the request needs cannot work now (the database); retry after `retryAfterSeconds`. */
+export class UnavailableError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('unavailable', message);
   }
 }
 
@@ -126,6 +143,6 @@ export const SHUTTING_DOWN = 'the service is shutting down; retry on another nod
  */
 export class ShuttingDownError extends AppError {
   constructor() {
-    super('not-ready', SHUTTING_DOWN, { headers: { connection: 'close' } });
+    super('not-ready', SHUTTING_DOWN);
   }
 }

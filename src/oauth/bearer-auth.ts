@@ -71,7 +71,7 @@ export function requireBearer(
     let claims: { actor: Actor; scopes: readonly string[] } | undefined = vouch?.(token);
     if (claims === undefined) {
       try {
-        const verified = await tokens.verify(token);
+        const verified = await tokens.verify(db, token);
         claims = {
           actor: { studioId: verified.studioId, clientName: verified.clientName },
           scopes: verified.scopes,

@@ -2,15 +2,17 @@
 // URL in Lucidworks' API reference): the client-credentials grant, answering in OAuth2's
 // error format (RFC 6749 §5.2) rather than the common error body; and the oauth area of the app.
 import type { FastifyInstance, FastifyReply, RouteShorthandOptionsWithHandler } from 'fastify';
+import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Area, TypedApp } from '../http/area.js';
 import { parseBasic } from '../http/basic-credentials.js';
 import { unavailableError } from '../http/database-unavailable.js';
-import { bodyAbandoned } from '../http/error-handler.js';
+import { bodyAbandoned, httpOf } from '../http/error-handler.js';
 import { AppError } from '../http/errors.js';
 import type { DocumentedOnly } from '../http/openapi.js';
 import type { FailureLimiter } from '../http/rate-limiter.js';
 import { textProblem } from '../http/well-formed-text.js';
+import type { Database } from '../storage/schema.js';
 import {
   AuthorizationServerParams,
   formFields,
@@ -29,7 +31,7 @@ import {
  * shares), with the app's limit on failed token requests.
  */
 export function oauthArea(tokens: TokenService, limiter: FailureLimiter): Area {
-  return { name: 'oauth', public: (app) => tokenRoutes(app, tokens, limiter) };
+  return { name: 'oauth', public: (app, ctx) => tokenRoutes(app, ctx.store.db, tokens, limiter) };
 }
 
 const OAuthErrorBody = Type.Object(
@@ -103,6 +105,7 @@ const STATUS_OF: Record<OAuthErrorKind, number> = {
 /** The token endpoint, in its own plugin: form bodies and OAuth2 errors stay inside it. */
 async function tokenRoutes(
   app: FastifyInstance,
+  db: Kysely<Database>,
   tokens: TokenService,
   limiter: FailureLimiter,
 ): Promise<void> {
@@ -127,11 +130,11 @@ async function tokenRoutes(
         // RFC 6749 has no token-endpoint error for this; OAuth2 clients know 503 with
         // Retry-After from HTTP, and `temporarily_unavailable` from the authorization endpoint.
         request.log.error({ err: error }, 'request failed');
-        reply.headers(unavailable.headers ?? {});
+        reply.headers(httpOf(unavailable).headers);
         return oauthError(reply, 503, 'temporarily_unavailable', unavailable.message);
       }
-      // Our own errors carry `status` (e.g. a form field that is not well-formed text).
-      const given = error instanceof AppError ? error.status : error.statusCode;
+      // Our own errors have the status of their code (e.g. a form field that is not well-formed text).
+      const given = error instanceof AppError ? httpOf(error).status : error.statusCode;
       const status = given !== undefined && given < 500 ? 400 : 500;
       const description = status === 400 ? 'the request is not a valid token request' : 'internal error';
       return oauthError(reply, status, status === 400 ? 'invalid_request' : 'server_error', description);
@@ -156,7 +159,7 @@ async function tokenRoutes(
         ) as Record<string, unknown>;
         try {
           const credentials = clientCredentials(request.headers.authorization, form);
-          const token = await tokens.issue(credentials, text(form.grant_type), text(form.scope));
+          const token = await tokens.issue(db, credentials, text(form.grant_type), text(form.scope));
           // The token is issued: a check that cannot be ended now stays counted until its window ends.
           await attempt.release().catch((error) => request.log.warn({ err: error }, 'attempt not released'));
           return token;

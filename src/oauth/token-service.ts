@@ -77,7 +77,6 @@ export class TokenService {
   readonly #verified = new Map<string, VerifiedToken>();
 
   constructor(
-    private readonly db: Kysely<Database>,
     secretKey: Buffer,
     private readonly now: () => Date,
     external?: ExternalIssuerSettings,
@@ -95,6 +94,7 @@ export class TokenService {
 
   /** The client-credentials grant: a token for the client, with the requested (or all its) scopes. */
   async issue(
+    db: Kysely<Database>,
     credentials: { clientId: string; clientSecret: string },
     grantType: string | undefined,
     scope: string | undefined,
@@ -103,7 +103,7 @@ export class TokenService {
     if (grantType !== 'client_credentials') {
       throw new OAuthError('unsupported_grant_type', 'only grant_type=client_credentials is supported');
     }
-    const identity = await authenticateClient(this.db, credentials.clientId, credentials.clientSecret);
+    const identity = await authenticateClient(db, credentials.clientId, credentials.clientSecret);
     if (!identity) throw new OAuthError('invalid_client', 'unknown client or wrong secret');
     const { client, studioIncarnation } = identity;
     const scopes = grantedScopes(client, scope);
@@ -130,8 +130,10 @@ export class TokenService {
   }
 
   /** The claims of a valid, unexpired token whose client and studio still exist; else InvalidTokenError. */
-  async verify(token: string): Promise<TokenClaims> {
-    if (this.external && issuerOf(token) === this.external.settings.issuer) return this.verifyExternal(token);
+  async verify(db: Kysely<Database>, token: string): Promise<TokenClaims> {
+    if (this.external && issuerOf(token) === this.external.settings.issuer) {
+      return this.verifyExternal(db, token);
+    }
     let payload: Record<string, unknown>;
     try {
       payload = this.#checked(token).claims;
@@ -139,7 +141,7 @@ export class TokenService {
       if (error instanceof Hs256Error) throw new InvalidTokenError(error.message);
       throw error;
     }
-    const client = await this.issuedTo(payload);
+    const client = await this.issuedTo(db, payload);
     if (!client) throw new InvalidTokenError('the token was revoked');
     const scopes = String(payload.scope ?? '').split(' ') as Scope[];
     return { studioId: client.studioId, clientId: client.clientId, clientName: client.name, scopes };
@@ -182,7 +184,7 @@ export class TokenService {
     return verified;
   }
 
-  private async verifyExternal(token: string): Promise<TokenClaims> {
+  private async verifyExternal(db: Kysely<Database>, token: string): Promise<TokenClaims> {
     let claims: Awaited<ReturnType<ExternalIssuer['verify']>>;
     try {
       claims = await this.external!.verify(token, this.now());
@@ -191,7 +193,7 @@ export class TokenService {
         error instanceof ExternalTokenError ? error.message : 'the token is invalid',
       );
     }
-    const createdAt = await studioCreatedAt(this.db, claims.studioId);
+    const createdAt = await studioCreatedAt(db, claims.studioId);
     if (!createdAt) {
       throw new InvalidTokenError(`the token names studio ${claims.studioId}, which does not exist`);
     }
@@ -213,8 +215,11 @@ export class TokenService {
    * exist. Client ids are random and never reused, and a studio created again under an old id
    * has a new incarnation, so nothing created after a delete accepts a token from before it.
    */
-  private async issuedTo(payload: Record<string, unknown>): Promise<ApiClient | undefined> {
-    const identity = await clientIdentity(this.db, String(payload.sub));
+  private async issuedTo(
+    db: Kysely<Database>,
+    payload: Record<string, unknown>,
+  ): Promise<ApiClient | undefined> {
+    const identity = await clientIdentity(db, String(payload.sub));
     if (!identity || identity.client.studioId !== payload.studio_id) return undefined;
     // Tokens issued before studios had incarnations carry none; their client's id still binds them.
     if (

@@ -2,10 +2,12 @@
 // `/query-rewrites…` and `/studios/{studioId}/query-rewrites…`, behind bearer tokens with
 // scope `commercestudio.rewrites`.
 import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Area, TypedApp } from '../http/area.js';
 import { NoContent } from '../http/schemas.js';
 import { actorOf, requireBearer, type StudioCredentials } from '../oauth/bearer-auth.js';
+import type { Database } from '../storage/schema.js';
 import { normaliseRewriteListingSyntax } from './listing.js';
 import {
   RewriteBulkRequest,
@@ -50,12 +52,12 @@ export function rewritesArea(credentials: StudioCredentials, options: RewritesAr
           ctx.log.warn({ err: error, studioId }, 'a listener of live rewrite changes failed');
         }
       };
-      const rewrites = new RewritesService(ctx.store.db, ctx.now, onLiveChange, options.wrote);
+      const rewrites = new RewritesService(ctx.now, onLiveChange, options.wrote);
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
           async (api: TypedApp) => {
             requireBearer(api, ctx.store.db, credentials, 'commercestudio.rewrites');
-            rewritesApi(api, rewrites);
+            rewritesApi(api, ctx.store.db, rewrites);
           },
           { prefix },
         );
@@ -64,7 +66,7 @@ export function rewritesArea(credentials: StudioCredentials, options: RewritesAr
   };
 }
 
-function rewritesApi(api: TypedApp, rewrites: RewritesService): void {
+function rewritesApi(api: TypedApp, db: Kysely<Database>, rewrites: RewritesService): void {
   api.get(
     '/query-rewrites',
     {
@@ -77,7 +79,7 @@ function rewritesApi(api: TypedApp, rewrites: RewritesService): void {
         response: { 200: RewritePage, ...errors },
       },
     },
-    (request) => rewrites.list(actorOf(request).studioId, request.query),
+    (request) => rewrites.list(db, actorOf(request).studioId, request.query),
   );
   api.post(
     '/query-rewrites',
@@ -91,7 +93,7 @@ function rewritesApi(api: TypedApp, rewrites: RewritesService): void {
       },
     },
     async (request, reply) => {
-      const { rewrite, etag } = await rewrites.create(actorOf(request), request.body);
+      const { rewrite, etag } = await rewrites.create(db, actorOf(request), request.body);
       return reply.code(201).header('etag', etag).send(rewrite);
     },
   );
@@ -107,7 +109,7 @@ function rewritesApi(api: TypedApp, rewrites: RewritesService): void {
       },
     },
     async (request, reply) => {
-      const { rewrite, etag } = await rewrites.get(actorOf(request).studioId, request.params.id);
+      const { rewrite, etag } = await rewrites.get(db, actorOf(request).studioId, request.params.id);
       reply.header('etag', etag);
       return rewrite;
     },
@@ -127,6 +129,7 @@ function rewritesApi(api: TypedApp, rewrites: RewritesService): void {
     async (request, reply) => {
       const ifMatch = request.headers['if-match'];
       const { rewrite, etag } = await rewrites.update(
+        db,
         actorOf(request),
         request.params.id,
         request.body,
@@ -148,7 +151,7 @@ function rewritesApi(api: TypedApp, rewrites: RewritesService): void {
       },
     },
     async (request, reply) => {
-      await rewrites.remove(actorOf(request), request.params.id);
+      await rewrites.remove(db, actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -165,7 +168,7 @@ function rewritesApi(api: TypedApp, rewrites: RewritesService): void {
         },
       },
       async (request, reply) => {
-        const { rewrite, etag } = await rewrites.act(action, actorOf(request), request.params.id);
+        const { rewrite, etag } = await rewrites.act(db, action, actorOf(request), request.params.id);
         reply.header('etag', etag);
         return rewrite;
       },
@@ -182,6 +185,6 @@ function rewritesApi(api: TypedApp, rewrites: RewritesService): void {
         response: { 200: RewriteBulkResult, ...errors },
       },
     },
-    (request) => rewrites.bulk(actorOf(request), request.body),
+    (request) => rewrites.bulk(db, actorOf(request), request.body),
   );
 }

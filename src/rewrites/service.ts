@@ -57,25 +57,24 @@ const actions = { publish: publishRewrite, unpublish: unpublishRewrite, restore:
 
 export class RewritesService {
   constructor(
-    private readonly db: Kysely<Database>,
     private readonly now: () => Date,
     private readonly onLiveChange: LiveChangeListener = () => {},
     /** Told how many rewrites a bulk request wrote (the planner's statistics follow large ones). */
     private readonly wrote: (rows: number) => void = () => {},
   ) {}
 
-  list(studioId: string, query: RewriteListingQuery): Promise<Page<RewriteResponse>> {
-    return listRewrites(this.db, studioId, query, presentRewrite);
+  list(db: Kysely<Database>, studioId: string, query: RewriteListingQuery): Promise<Page<RewriteResponse>> {
+    return listRewrites(db, studioId, query, presentRewrite);
   }
 
-  async get(studioId: string, id: string): Promise<AnsweredRewrite> {
-    return answer(await getRewrite(this.db, studioId, id));
+  async get(db: Kysely<Database>, studioId: string, id: string): Promise<AnsweredRewrite> {
+    return answer(await getRewrite(db, studioId, id));
   }
 
-  async create(actor: Actor, body: RewriteCreateBody): Promise<AnsweredRewrite> {
+  async create(db: Kysely<Database>, actor: Actor, body: RewriteCreateBody): Promise<AnsweredRewrite> {
     // A new rewrite is a draft: evaluation does not see it yet.
     return answer(
-      await inTransaction(this.db, async (trx) => {
+      await inTransaction(db, async (trx) => {
         const rewrite = await createRewrite(trx, actor, body, this.now());
         await recordChange(trx, rewriteEvent(actor, 'create', rewrite, undefined, this.now()));
         return rewrite;
@@ -84,6 +83,7 @@ export class RewritesService {
   }
 
   async update(
+    db: Kysely<Database>,
     actor: Actor,
     id: string,
     body: RewriteUpdateBody,
@@ -91,7 +91,7 @@ export class RewritesService {
   ): Promise<AnsweredRewrite> {
     return answer(
       this.announce(
-        await this.write(actor, 'update', (trx) =>
+        await this.write(db, actor, 'update', (trx) =>
           updateRewriteStaging(trx, actor, id, body, ifMatch, this.now()),
         ),
       ).rewrite,
@@ -99,19 +99,19 @@ export class RewritesService {
   }
 
   /** Deletes a draft, or marks a published rewrite for deletion (evaluation stops applying it). */
-  async remove(actor: Actor, id: string): Promise<void> {
+  async remove(db: Kysely<Database>, actor: Actor, id: string): Promise<void> {
     this.announce(
-      await this.write(actor, 'delete', (trx) => deleteRewriteOrMark(trx, actor, id, this.now())),
+      await this.write(db, actor, 'delete', (trx) => deleteRewriteOrMark(trx, actor, id, this.now())),
     );
   }
 
-  async act(action: RewriteAction, actor: Actor, id: string): Promise<AnsweredRewrite> {
+  async act(db: Kysely<Database>, action: RewriteAction, actor: Actor, id: string): Promise<AnsweredRewrite> {
     const edit = (trx: Kysely<Database>) => actions[action](trx, actor, id, this.now());
-    return answer(this.announce(await this.write(actor, action, edit)).rewrite);
+    return answer(this.announce(await this.write(db, actor, action, edit)).rewrite);
   }
 
-  async bulk(actor: Actor, request: RewriteBulkRequest): Promise<RewriteBulkResult> {
-    const { result, changes } = await inTransaction(this.db, async (trx) => {
+  async bulk(db: Kysely<Database>, actor: Actor, request: RewriteBulkRequest): Promise<RewriteBulkResult> {
+    const { result, changes } = await inTransaction(db, async (trx) => {
       const done = await runBulk(trx, actor, request, this.now());
       const { created } = done.result;
       if (created.length + done.changes.length > 0) {
@@ -126,11 +126,12 @@ export class RewritesService {
 
   /** One edit with its history event, in one transaction. */
   private write(
+    db: Kysely<Database>,
     actor: Actor,
     action: string,
     edit: (trx: Kysely<Database>) => Promise<RewriteChange>,
   ): Promise<RewriteChange> {
-    return inTransaction(this.db, async (trx) => {
+    return inTransaction(db, async (trx) => {
       const change = await edit(trx);
       const after = change.removed ? undefined : change.rewrite;
       const before = change.removed ? change.rewrite : change.previous;

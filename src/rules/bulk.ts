@@ -63,7 +63,6 @@ export class BulkRunner {
   private stopping = false;
 
   constructor(
-    private readonly db: Kysely<Database>,
     private readonly log: FastifyBaseLogger,
     private readonly now: () => Date,
     private readonly webhooks: WebhookDelivery,
@@ -73,14 +72,17 @@ export class BulkRunner {
     private readonly wrote: (rows: number) => void = () => {},
   ) {}
 
-  /** Records the operation, flags the rules it names, and starts it. */
-  async start(actor: Actor, request: BulkRequest): Promise<{ operationId: string }> {
+  /**
+   * Records the operation, flags the rules it names, and starts it. The operation goes on
+   * after the call on the same handle, so `db` is the store's, not a transaction.
+   */
+  async start(db: Kysely<Database>, actor: Actor, request: BulkRequest): Promise<{ operationId: string }> {
     const items = itemsOf(request);
     const operationId = randomUUID();
     const status: BulkStatus = { operationId, status: 'PENDING', counts: emptyCounts(), errors: [] };
     // Flagging takes the rules' row locks, which a running operation over the same rules may
     // hold in another order: a deadlock here is run again like a chunk (inTransaction).
-    await inTransaction(this.db, async (trx) => {
+    await inTransaction(db, async (trx) => {
       await insertBulkOperation(trx, actor.studioId, status, this.now().toISOString());
       const named = await Promise.all(
         items
@@ -94,14 +96,14 @@ export class BulkRunner {
         operationId,
       );
     });
-    const run = this.run(actor, operationId, items).finally(() => this.running.delete(run));
+    const run = this.run(db, actor, operationId, items).finally(() => this.running.delete(run));
     this.running.add(run);
     return { operationId };
   }
 
-  async status(studioId: string, operationId: string): Promise<BulkStatus> {
-    await this.failAbandoned();
-    const record = await selectBulkOperation(this.db, studioId, operationId);
+  async status(db: Kysely<Database>, studioId: string, operationId: string): Promise<BulkStatus> {
+    await this.failAbandoned(db);
+    const record = await selectBulkOperation(db, studioId, operationId);
     if (!record) throw new NotFoundError(`no bulk operation ${operationId}`);
     return record as BulkStatus;
   }
@@ -110,14 +112,14 @@ export class BulkRunner {
    * Ends as FAILED, with their rules unflagged, the operations whose node stopped without
    * finishing them (killed, or lost): they show no sign of life for ABANDONED_AFTER_MS.
    */
-  async failAbandoned(): Promise<void> {
+  async failAbandoned(db: Kysely<Database>): Promise<void> {
     const cutoff = new Date(this.now().getTime() - ABANDONED_AFTER_MS).toISOString();
-    const abandoned = await selectSilentBulkOperations(this.db, cutoff);
+    const abandoned = await selectSilentBulkOperations(db, cutoff);
     for (const { id, errors } of abandoned) {
       const message = 'the service stopped before the operation ended';
-      await clearBulkOperation(this.db, id);
+      await clearBulkOperation(db, id);
       const failed = [...JSON.parse(errors), { operation: 'create', index: -1, message }];
-      await failBulkOperation(this.db, id, failed, this.now().toISOString());
+      await failBulkOperation(db, id, failed, this.now().toISOString());
     }
   }
 
@@ -127,7 +129,7 @@ export class BulkRunner {
     await Promise.allSettled([...this.running]);
   }
 
-  private async run(actor: Actor, operationId: string, items: Item[]): Promise<void> {
+  private async run(db: Kysely<Database>, actor: Actor, operationId: string, items: Item[]): Promise<void> {
     const status: BulkStatus = { operationId, status: 'RUNNING', counts: emptyCounts(), errors: [] };
     this.metrics.bulkStarted();
     try {
@@ -135,12 +137,12 @@ export class BulkRunner {
       const slice = new TimeSlice();
       for (let start = 0; start < items.length; start += CHUNK_SIZE) {
         if (this.stopping) throw new Error('the service stopped before the operation ended');
-        await this.save(status);
+        await this.save(db, status);
         const before = { counts: { ...status.counts }, errors: status.errors.length };
         // A chunk the engine aborts for another transaction's sake (a deadlock with a
         // concurrent operation over the same rules, in another order) is run again whole;
         // the counts and errors it had added are taken back first, so it adds them once.
-        const changes = await inTransaction(this.db, async (trx) => {
+        const changes = await inTransaction(db, async (trx) => {
           status.counts = { ...before.counts };
           status.errors.length = before.errors;
           const chunk = items.slice(start, start + CHUNK_SIZE);
@@ -183,8 +185,8 @@ export class BulkRunner {
     this.metrics.bulkEnded(status.status);
     const { created, updated, deleted, published } = status.counts;
     this.wrote(created + updated + deleted + published);
-    await inTransaction(this.db, (trx) => clearBulkOperation(trx, operationId)).catch(() => {});
-    await this.save(status, true).catch(() => {});
+    await inTransaction(db, (trx) => clearBulkOperation(trx, operationId)).catch(() => {});
+    await this.save(db, status, true).catch(() => {});
   }
 
   /** One item; its own failure (bad body, unknown id) is recorded and the rest goes on. */
@@ -237,8 +239,8 @@ export class BulkRunner {
     }
   }
 
-  private async save(status: BulkStatus, finished = false): Promise<void> {
-    await saveBulkOperation(this.db, status, this.now().toISOString(), finished);
+  private async save(db: Kysely<Database>, status: BulkStatus, finished = false): Promise<void> {
+    await saveBulkOperation(db, status, this.now().toISOString(), finished);
   }
 }
 

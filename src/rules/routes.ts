@@ -6,6 +6,7 @@ import type { Area, TypedApp } from '../http/area.js';
 import { NoContent } from '../http/schemas.js';
 import { PageSchema } from '../listing/page.js';
 import { actorOf, requireBearer, type StudioCredentials } from '../oauth/bearer-auth.js';
+import type { Store } from '../storage/database.js';
 import { deliveryRoutes } from './delivery-routes.js';
 import { RULE_ID } from './examples.js';
 import { normaliseListingSyntax } from './listing-params.js';
@@ -44,24 +45,16 @@ export function rulesArea(credentials: StudioCredentials, parts: RulesParts): Ar
     async public(app, ctx) {
       app.addHook('onReady', async () => {
         parts.bulk
-          .failAbandoned()
+          .failAbandoned(ctx.store.db)
           .catch((error: unknown) => ctx.log.warn({ err: error }, 'ending abandoned bulk operations failed'));
         parts.webhooks.start();
       });
-      const rules = new RulesService(
-        ctx.store.db,
-        ctx.now,
-        parts.webhooks,
-        parts.bulk,
-        parts.metrics,
-        parts.liveChanged,
-        ctx.store.reader,
-      );
+      const rules = new RulesService(ctx.now, parts.webhooks, parts.bulk, parts.metrics, parts.liveChanged);
       for (const prefix of ['', '/studios/:studioId']) {
         await app.register(
           async (api: TypedApp) => {
             requireBearer(api, ctx.store.db, credentials, 'commercestudio.rules');
-            rulesApi(api, rules);
+            rulesApi(api, ctx.store, rules);
           },
           { prefix },
         );
@@ -70,7 +63,9 @@ export function rulesArea(credentials: StudioCredentials, parts: RulesParts): Ar
   };
 }
 
-function rulesApi(api: TypedApp, rules: RulesService): void {
+function rulesApi(api: TypedApp, store: Store, rules: RulesService): void {
+  const { db, reader } = store;
+
   api.get(
     '/em-rules',
     {
@@ -83,7 +78,7 @@ function rulesApi(api: TypedApp, rules: RulesService): void {
         response: { 200: RulePage, ...errors },
       },
     },
-    (request) => rules.list(actorOf(request).studioId, request.query),
+    (request) => rules.list(reader, actorOf(request).studioId, request.query),
   );
   api.post(
     '/em-rules',
@@ -97,7 +92,7 @@ function rulesApi(api: TypedApp, rules: RulesService): void {
       },
     },
     async (request, reply) => {
-      const { rule, etag } = await rules.create(actorOf(request), request.body);
+      const { rule, etag } = await rules.create(db, actorOf(request), request.body);
       return reply.code(201).header('etag', etag).send(rule);
     },
   );
@@ -115,7 +110,7 @@ function rulesApi(api: TypedApp, rules: RulesService): void {
       },
     },
     async (request, reply) => {
-      const { rule, etag } = await rules.get(actorOf(request).studioId, request.params.id, request.query);
+      const { rule, etag } = await rules.get(db, actorOf(request).studioId, request.params.id, request.query);
       reply.header('etag', etag);
       return rule;
     },
@@ -134,7 +129,13 @@ function rulesApi(api: TypedApp, rules: RulesService): void {
     },
     async (request, reply) => {
       const ifMatch = request.headers['if-match'];
-      const { rule, etag } = await rules.update(actorOf(request), request.params.id, request.body, ifMatch);
+      const { rule, etag } = await rules.update(
+        db,
+        actorOf(request),
+        request.params.id,
+        request.body,
+        ifMatch,
+      );
       reply.header('etag', etag);
       return rule;
     },
@@ -151,7 +152,7 @@ function rulesApi(api: TypedApp, rules: RulesService): void {
       },
     },
     async (request, reply) => {
-      await rules.remove(actorOf(request), request.params.id);
+      await rules.remove(db, actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -168,7 +169,7 @@ function rulesApi(api: TypedApp, rules: RulesService): void {
         },
       },
       async (request, reply) => {
-        const { rule, etag } = await rules.act(action, actorOf(request), request.params.id);
+        const { rule, etag } = await rules.act(db, action, actorOf(request), request.params.id);
         reply.header('etag', etag);
         return rule;
       },
@@ -186,7 +187,7 @@ function rulesApi(api: TypedApp, rules: RulesService): void {
         response: { 202: Type.Object({ operationId: Type.String() }), ...errors },
       },
     },
-    async (request, reply) => reply.code(202).send(await rules.startBulk(actorOf(request), request.body)),
+    async (request, reply) => reply.code(202).send(await rules.startBulk(db, actorOf(request), request.body)),
   );
   api.get(
     '/em-rules/bulk/:operationId',
@@ -201,6 +202,6 @@ function rulesApi(api: TypedApp, rules: RulesService): void {
         response: { 200: BulkStatus, ...errors },
       },
     },
-    (request) => rules.bulkStatus(actorOf(request).studioId, request.params.operationId),
+    (request) => rules.bulkStatus(db, actorOf(request).studioId, request.params.operationId),
   );
 }

@@ -34,7 +34,7 @@ export function rulesParts(
     ...(syncPollMs ? { pollMs: syncPollMs } : {}),
   });
   const metrics = new RulesMetrics(ctx.metrics);
-  const bulk = new BulkRunner(db, ctx.log, ctx.now, webhooks, metrics, liveChanged, wrote);
+  const bulk = new BulkRunner(ctx.log, ctx.now, webhooks, metrics, liveChanged, wrote);
   return {
     metrics,
     webhooks,

@@ -50,63 +50,67 @@ const actions = { publish: publishRule, unpublish: unpublishRule, restore: resto
 
 export class RulesService {
   constructor(
-    private readonly db: Kysely<Database>,
     private readonly now: () => Date,
     private readonly webhooks: WebhookDelivery,
     private readonly bulk: BulkRunner,
     private readonly metrics: RulesMetrics,
     private readonly liveChanged: LiveChangeListener = async () => {},
-    /** Where listings read: off the event loop on SQLite (see Store.reader). */
-    private readonly reader: Kysely<Database> = db,
   ) {}
 
-  async list(studioId: string, query: ListingQuery): Promise<RulePage> {
+  /** A page of the listing; `reader` is where it reads (`Store.reader`: off the event loop on SQLite). */
+  async list(reader: Kysely<Database>, studioId: string, query: ListingQuery): Promise<RulePage> {
     const started = performance.now();
-    const page = await listRules(this.reader, studioId, query);
+    const page = await listRules(reader, studioId, query);
     this.metrics.listed(listingScenario(query), (performance.now() - started) / 1000);
     return page;
   }
 
-  async get(studioId: string, id: string, query: FieldsQuery): Promise<AnsweredRule> {
-    return this.answer(await getRule(this.db, studioId, id), query);
+  async get(db: Kysely<Database>, studioId: string, id: string, query: FieldsQuery): Promise<AnsweredRule> {
+    return this.answer(db, await getRule(db, studioId, id), query);
   }
 
-  async create(actor: Actor, body: RuleCreateBody): Promise<AnsweredRule> {
-    const change = await this.write(actor, 'create', async (trx) => ({
+  async create(db: Kysely<Database>, actor: Actor, body: RuleCreateBody): Promise<AnsweredRule> {
+    const change = await this.write(db, actor, 'create', async (trx) => ({
       stored: await createRule(trx, actor, body, this.now()),
       removed: false,
     }));
-    return this.answer(change.stored);
+    return this.answer(db, change.stored);
   }
 
-  async update(actor: Actor, id: string, body: RuleUpdateBody, ifMatch?: string): Promise<AnsweredRule> {
-    const change = await this.write(actor, 'update', (trx) =>
+  async update(
+    db: Kysely<Database>,
+    actor: Actor,
+    id: string,
+    body: RuleUpdateBody,
+    ifMatch?: string,
+  ): Promise<AnsweredRule> {
+    const change = await this.write(db, actor, 'update', (trx) =>
       updateRuleStaging(trx, actor, id, body, ifMatch, this.now()),
     );
     await this.followLive(change);
-    return this.answer(change.stored);
+    return this.answer(db, change.stored);
   }
 
   /** Deletes a draft, or marks a published rule for deletion. */
-  async remove(actor: Actor, id: string): Promise<void> {
+  async remove(db: Kysely<Database>, actor: Actor, id: string): Promise<void> {
     await this.followLive(
-      await this.write(actor, 'delete', (trx) => deleteRuleOrMark(trx, actor, id, this.now())),
+      await this.write(db, actor, 'delete', (trx) => deleteRuleOrMark(trx, actor, id, this.now())),
     );
   }
 
-  async act(action: RuleAction, actor: Actor, id: string): Promise<AnsweredRule> {
-    const change = await this.write(actor, action, (trx) => actions[action](trx, actor, id, this.now()));
+  async act(db: Kysely<Database>, action: RuleAction, actor: Actor, id: string): Promise<AnsweredRule> {
+    const change = await this.write(db, actor, action, (trx) => actions[action](trx, actor, id, this.now()));
     if (action === 'publish') this.metrics.published('api');
     await this.followLive(change, action === 'unpublish');
-    return this.answer(change.stored);
+    return this.answer(db, change.stored);
   }
 
-  startBulk(actor: Actor, request: BulkRequest): Promise<{ operationId: string }> {
-    return this.bulk.start(actor, request);
+  startBulk(db: Kysely<Database>, actor: Actor, request: BulkRequest): Promise<{ operationId: string }> {
+    return this.bulk.start(db, actor, request);
   }
 
-  bulkStatus(studioId: string, operationId: string): Promise<BulkStatus> {
-    return this.bulk.status(studioId, operationId);
+  bulkStatus(db: Kysely<Database>, studioId: string, operationId: string): Promise<BulkStatus> {
+    return this.bulk.status(db, studioId, operationId);
   }
 
   /**
@@ -125,11 +129,12 @@ export class RulesService {
    * committed without them. The sender is woken once it is.
    */
   private async write(
+    db: Kysely<Database>,
     actor: Actor,
     action: string,
     edit: (trx: Kysely<Database>) => Promise<RuleChange>,
   ): Promise<RuleChange> {
-    const change = await inTransaction(this.db, async (trx) => {
+    const change = await inTransaction(db, async (trx) => {
       const change = await edit(trx);
       await enqueueRuleChanges(trx, actor.studioId, [change], this.now());
       await recordChange(trx, ruleEvent(actor, action, change, this.now()));
@@ -139,8 +144,12 @@ export class RulesService {
     return change;
   }
 
-  private async answer(stored: StoredRule, query: FieldsQuery = {}): Promise<AnsweredRule> {
-    const extras = await extrasOf(this.db, stored.rule.studioId, [stored], parseFields(query));
+  private async answer(
+    db: Kysely<Database>,
+    stored: StoredRule,
+    query: FieldsQuery = {},
+  ): Promise<AnsweredRule> {
+    const extras = await extrasOf(db, stored.rule.studioId, [stored], parseFields(query));
     return { rule: presentRule(stored, extras.get(stored.rule.id)), etag: etagOf(stored.rule) };
   }
 }

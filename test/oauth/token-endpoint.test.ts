@@ -104,16 +104,16 @@ for (const engine of engines) {
     contract(
       'verifies its own tokens through the app’s token service, with the client’s identity',
       async (t) => {
-        const { app } = await build(t, engine);
+        const { app, store } = await build(t, engine);
         const access = await studioWithToken(app, 'shop', ['commercestudio.rules']);
-        const claims = await app.parts.oauth.verify(access.token);
+        const claims = await app.parts.oauth.verify(store.db, access.token);
         assert.deepEqual(claims, {
           studioId: 'shop',
           clientId: access.clientId,
           clientName: 'ci',
           scopes: ['commercestudio.rules'],
         });
-        await assert.rejects(app.parts.oauth.verify(`${access.token}x`), /invalid/);
+        await assert.rejects(app.parts.oauth.verify(store.db, `${access.token}x`), /invalid/);
       },
     );
   });

@@ -123,19 +123,19 @@ for (const engine of engines) {
       };
       const { app, store } = await build(t, engine, { now });
       const access = await studioWithToken(app, 'shop', REWRITES_ONLY);
-      const service = new RewritesService(store.db, now);
+      const service = new RewritesService(now);
       const actor = { studioId: 'shop', clientName: 'ci' };
       const editor = { studioId: 'shop', clientName: 'editor' };
       const items = fc.sample(seedItem, { numRuns: 40, seed: 7 });
       for (const item of items) {
         const body = { ...item.content, description: item.description, effectiveEnd: item.effectiveEnd };
-        const { rewrite } = await service.create(actor, body as never);
+        const { rewrite } = await service.create(store.db, actor, body as never);
         // Publishing may refuse a loop: the rewrite then stays a draft, as the reference reads it.
-        const publish = () => service.act('publish', editor, rewrite.id).catch(() => undefined);
+        const publish = () => service.act(store.db, 'publish', editor, rewrite.id).catch(() => undefined);
         if (item.fate !== 'draft') await publish();
         if (item.fate === 'edited')
-          await service.update(editor, rewrite.id, { ...body, description: 'winter' } as never);
-        if (item.fate === 'marked') await service.remove(editor, rewrite.id);
+          await service.update(store.db, editor, rewrite.id, { ...body, description: 'winter' } as never);
+        if (item.fate === 'marked') await service.remove(store.db, editor, rewrite.id);
       }
       const all = await selectStudioRewrites(store.db, 'shop');
       // A draft whose publish was refused goes at once when deleted.

@@ -475,14 +475,14 @@ for (const engine of engines) {
       const other = await studioWithToken(app, 'other', REWRITES_ONLY);
       const changed: string[] = [];
       const service = new RewritesService(
-        store.db,
         () => new Date(),
         (studioId) => changed.push(studioId),
       );
       const actor = { studioId: 'shop', clientName: 'ci' };
-      const first = (await service.create(actor, misspelling)).rewrite;
-      const second = (await service.create(actor, { type: 'removeWords', words: ['cheap'] } as never))
-        .rewrite;
+      const first = (await service.create(store.db, actor, misspelling)).rewrite;
+      const second = (
+        await service.create(store.db, actor, { type: 'removeWords', words: ['cheap'] } as never)
+      ).rewrite;
       await createRewrite(app, other, misspelling);
       assert.deepEqual(changed, []);
       assert.deepEqual(await liveRewritesOf(store.db, 'shop'), []);
@@ -490,8 +490,8 @@ for (const engine of engines) {
         (await stagingRewritesOf(store.db, 'shop')).map((r) => r.id),
         [first.id, second.id],
       );
-      await service.act('publish', actor, first.id);
-      await service.act('publish', actor, second.id);
+      await service.act(store.db, 'publish', actor, first.id);
+      await service.act(store.db, 'publish', actor, second.id);
       assert.deepEqual(changed, ['shop', 'shop']);
       assert.deepEqual(await liveRewritesOf(store.db, 'shop'), [
         {
@@ -504,9 +504,9 @@ for (const engine of engines) {
         },
         { type: 'removeWords', words: ['cheap'], id: second.id, effectiveStart: null, effectiveEnd: null },
       ]);
-      await service.update(actor, first.id, { ...misspelling, correction: 'laptops' });
+      await service.update(store.db, actor, first.id, { ...misspelling, correction: 'laptops' });
       assert.equal(changed.length, 2, 'a staging edit leaves live alone');
-      await service.remove(actor, second.id);
+      await service.remove(store.db, actor, second.id);
       assert.equal(changed.length, 3, 'a deletion mark hides it from evaluation');
       assert.deepEqual(
         (await liveRewritesOf(store.db, 'shop')).map((r) => r.id),
@@ -516,7 +516,7 @@ for (const engine of engines) {
         (await stagingRewritesOf(store.db, 'shop')).map((r) => r.id),
         [first.id],
       );
-      await service.act('unpublish', actor, first.id);
+      await service.act(store.db, 'unpublish', actor, first.id);
       assert.equal(changed.length, 4);
       assert.deepEqual(await liveRewritesOf(store.db, 'shop'), []);
     });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { httpOf } from '../../src/http/error-handler.js';
+import type { AppError } from '../../src/http/errors.js';
 import { FailureLimiter } from '../../src/http/rate-limiter.js';
 import { hashSecret } from '../../src/security/password-hash.js';
 import { AccountThrottle } from '../../src/users/account-throttle.js';
@@ -106,7 +108,7 @@ for (const engine of engines) {
       const check = (user: string, password: string) =>
         passwords.check('192.0.2.7', user, password, 'Basic', connection).then(
           (found) => found.username,
-          (error: Error & { status?: number }) => error.status,
+          (error: AppError) => httpOf(error).status,
         );
       assert.equal(await check('vera', RIGHT), 'vera');
       assert.equal(await check('vera', RIGHT), 'vera');
