@@ -151,7 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.log,
     metrics,
   );
-  const shutdown = new Shutdown(app);
+  const shutdown = new Shutdown(app, deps.config.shutdownGraceMs);
   // Before any route is declared: it collects the routes that answer early.
   const early = new EarlyAnswers(app, metrics, {
     enabled: deps.tuning?.earlyAnswers !== false,

@@ -7,7 +7,6 @@ import { ensureAddressFree, ensureDataDir, listenFailure, openMigratedStore } fr
 import type { Store } from './storage/database.js';
 
 /** The end of a stop's grace period kept for answering what is still under way, and closing. */
-const ANSWER_MS = 1000;
 
 /** Opens the database, applies migrations and makes sure an admin password exists. */
 export async function prepareStore(config: Config, print: (line: string) => void): Promise<Store> {
@@ -83,12 +82,8 @@ function stopGracefully(app: FastifyInstance, graceMs: number): void {
     async ({ signal, err }) => {
       if (err) app.log.error({ err }, 'shutting down after an uncaught error');
       else app.log.info({ graceMs, signal }, 'shutting down: finishing in-flight requests');
-      const cut = setTimeout(() => app.parts.shutdown.cutShort(ANSWER_MS / 2), graceMs - ANSWER_MS);
-      try {
-        await app.close();
-      } finally {
-        clearTimeout(cut);
-      }
+      // The app cuts short what is still under way a second before the grace period ends.
+      await app.close();
       app.log.info('shutdown: closed');
     },
   );

@@ -1,13 +1,16 @@
-// The requests under way when a stop's grace period runs out (server.ts): the outgoing calls
-// they wait on are given up, so that their routes answer 503 themselves; what is still
-// unanswered a moment later is answered 503 here, and the connections close.
+// The requests under way when a stop's grace period runs out: the outgoing calls they wait
+// on are given up, so that their routes answer 503 themselves; what is still unanswered a
+// moment later is answered 503 here, and the connections close. The period starts when the
+// app begins to close (on a signal, server.ts) and ends a second before the process must exit.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { requestId } from './common-headers.js';
+import { commonHeaders, requestId } from './common-headers.js';
 import { errorBody } from './error-handler.js';
 import { SHUTTING_DOWN } from './errors.js';
-import { DATA_HEADERS } from './security-headers.js';
+
+/** How long before the grace period's end the requests still under way are cut short. */
+const ANSWER_MS = 1000;
 
 // Node keeps the response under way on its socket (early-errors.ts reads it too).
 type ServerSocket = Socket & { _httpMessage?: ServerResponse | null };
@@ -16,10 +19,23 @@ export class Shutdown {
   readonly #stopping = new AbortController();
   readonly #sockets = new Set<ServerSocket>();
 
-  constructor(private readonly app: FastifyInstance) {
+  constructor(
+    private readonly app: FastifyInstance,
+    /** How long a close may take before what is under way is cut short (SEARCHDECK_SHUTDOWN_GRACE_MS). */
+    graceMs: number,
+  ) {
     app.server.on('connection', (socket: ServerSocket) => {
       this.#sockets.add(socket);
       socket.once('close', () => this.#sockets.delete(socket));
+    });
+    let cut: NodeJS.Timeout | undefined;
+    app.addHook('preClose', (done) => {
+      cut = setTimeout(() => this.cutShort(ANSWER_MS / 2), Math.max(0, graceMs - ANSWER_MS)).unref();
+      done();
+    });
+    app.addHook('onClose', (_app, done) => {
+      clearTimeout(cut);
+      done();
     });
   }
 
@@ -64,8 +80,7 @@ function answerShuttingDown(res: ServerResponse): void {
   const json = JSON.stringify({ ...body, requestId: id });
   res.shouldKeepAlive = false;
   res.writeHead(503, {
-    'x-request-id': id,
-    ...DATA_HEADERS,
+    ...commonHeaders(id, '', false),
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(json)),
   });
