@@ -343,6 +343,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/typeahead/instances/{id}/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Preview the suggestions of an instance */
+        get: operations["previewSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/typeahead/instances/{id}/terms": {
         parameters: {
             query?: never;
@@ -405,23 +422,6 @@ export interface paths {
         };
         /** Logged searches per hour (UTC) over a trailing range, for a chart */
         get: operations["getTypeaheadSearchCounts"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/typeahead/instances/{id}/suggestions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Preview the suggestions of an instance */
-        get: operations["previewSuggestions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -855,6 +855,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apps/{app}/typeahead/instances/{id}/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Preview the suggestions of an instance */
+        get: operations["previewSuggestionsInApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/apps/{app}/typeahead/instances/{id}/terms": {
         parameters: {
             query?: never;
@@ -917,23 +934,6 @@ export interface paths {
         };
         /** Logged searches per hour (UTC) over a trailing range, for a chart */
         get: operations["getTypeaheadSearchCountsInApp"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/apps/{app}/typeahead/instances/{id}/suggestions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Preview the suggestions of an instance */
-        get: operations["previewSuggestionsInApp"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4021,6 +4021,40 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    previewSuggestions: {
+        parameters: {
+            query?: {
+                prefix?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description lowercase letters, digits and inner "-" (a DNS label)
+                 * @example shop-en
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getTypeaheadTerms: {
         parameters: {
             query?: never;
@@ -4278,40 +4312,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TypeaheadSearchCounts"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    previewSuggestions: {
-        parameters: {
-            query?: {
-                prefix?: string;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /**
-                 * @description lowercase letters, digits and inner "-" (a DNS label)
-                 * @example shop-en
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string[];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6069,6 +6069,45 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    previewSuggestionsInApp: {
+        parameters: {
+            query?: {
+                prefix?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description lowercase letters, digits and inner "-" (a DNS label)
+                 * @example shop-en
+                 */
+                id: string;
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getTypeaheadTermsInApp: {
         parameters: {
             query?: never;
@@ -6356,45 +6395,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TypeaheadSearchCounts"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    previewSuggestionsInApp: {
-        parameters: {
-            query?: {
-                prefix?: string;
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /**
-                 * @description lowercase letters, digits and inner "-" (a DNS label)
-                 * @example shop-en
-                 */
-                id: string;
-                /**
-                 * @description The app whose context narrows links and search clusters
-                 * @example shop
-                 */
-                app: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string[];
                 };
             };
             400: components["responses"]["BadRequest"];
