@@ -1,6 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import type { Tuning } from './http/area.js';
 import { ensureAdminPassword } from './security/admin-credentials.js';
 import { loadSecretKey } from './security/secret-key.js';
 import { ensureAddressFree, ensureDataDir, listenFailure, openMigratedStore } from './startup.js';
@@ -41,7 +42,7 @@ export function passwordNotice(result: { generated?: string; generatedByAnother?
  * Starts the service: checks what the machine may refuse (address, data dir, database) before
  * anything else, listens, and shuts down gracefully on a signal or an uncaught error.
  */
-export async function serve(config: Config): Promise<FastifyInstance> {
+export async function serve(config: Config, tuning?: Tuning): Promise<FastifyInstance> {
   await ensureAddressFree(config);
   ensureDataDir(config);
   const secretKey = loadSecretKey(config);
@@ -49,7 +50,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   // Loaded only now: a start the machine refuses, `--help` and the other commands do not pay
   // for loading every area of the service (about a second).
   const { buildApp } = await import('./app.js');
-  const app = await buildApp({ config, store, secretKey });
+  const app = await buildApp({ config, store, secretKey, tuning });
   app.addHook('onClose', async () => store.close());
   let address: string;
   try {
