@@ -1,7 +1,7 @@
 // wrk as the load generator of the hot-path comparisons. autocannon is one JavaScript process
 // sharing the machine's cores with the server, and near 45-50k requests per second it is its own
 // ceiling: a fast peer cannot go faster than the generator, which squeezes every ratio toward 1.
-// wrk is C on its own threads and costs the cores a fraction of that (docs/benchmarks.md).
+// wrk is C on its own threads and costs the cores a fraction of that (docs/decisions.md).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
