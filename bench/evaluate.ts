@@ -16,6 +16,7 @@ import { median, seededRandom, startBare, startPointRead, startProcess, tokenOf 
 import { queryStream, rotatingRounds, sideByRound } from './measure.js';
 import type { Benchmark } from './run.js';
 import { targetTable } from './targets.js';
+import { requireWrk } from './wrk.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const RULES = quick ? 2_000 : 10_000;
@@ -32,6 +33,7 @@ const THROUGHPUT_CONNECTIONS = 10;
 export const evaluateBenchmark: Benchmark = {
   name: 'evaluate',
   async run(engine: Engine) {
+    requireWrk();
     const store = await createBenchStore(engine, 'evaluate');
     const env = {
       ...store.env,

@@ -16,6 +16,7 @@ import {
 } from './links-data.js';
 import { measureServer, rotatingRounds, sideByRound } from './measure.js';
 import type { Benchmark } from './run.js';
+import { requireWrk } from './wrk.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const SIZES = quick ? [10_000, 100_000] : [100_000, 1_000_000];
@@ -36,6 +37,7 @@ const engineName = (engine: Engine) => (engine === 'sqlite' ? 'SQLite' : 'Postgr
 export const linksBenchmark: Benchmark = {
   name: 'links',
   async run(engine: Engine) {
+    requireWrk();
     const stores: BenchStore[] = [];
     const stops: Array<() => Promise<void>> = [];
     const headers = { authorization: `Basic ${Buffer.from(`admin:${password}`).toString('base64')}` };

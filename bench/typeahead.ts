@@ -19,6 +19,7 @@ import { RespClient } from './resp-client.js';
 import type { Benchmark } from './run.js';
 import { randomTerms } from './typeahead-data.js';
 import { seededInstanceId, seededToken, seedInstances, seedSearchLog } from './typeahead-seed.js';
+import { requireWrk } from './wrk.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const SECONDS = QUICK ? 3 : 10;
@@ -355,6 +356,7 @@ async function residentInstances(): Promise<string[]> {
 export const typeaheadBenchmark: Benchmark = {
   name: 'typeahead',
   async run(engine) {
+    requireWrk();
     const main = await suggestionsBesidePeers(engine);
     if (engine !== 'sqlite') {
       return [

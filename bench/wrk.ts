@@ -2,7 +2,7 @@
 // sharing the machine's cores with the server, and near 45-50k requests per second it is its own
 // ceiling: a fast peer cannot go faster than the generator, which squeezes every ratio toward 1.
 // wrk is C on its own threads and costs the cores a fraction of that (docs/decisions.md).
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ const THREADS = 2;
 // cycles through it; done() prints the figures as one JSON line after wrk's own report.
 const SCRIPT = `
 local requests = {}
-local next = 1
+local at = 1
 local nthreads = 0
 
 function setup(thread)
@@ -29,12 +29,12 @@ function init(args)
   for path in io.lines(args[1]) do
     requests[#requests + 1] = wrk.format(nil, path)
   end
-  next = math.floor(id * #requests / tonumber(args[2])) + 1
+  at = math.floor(id * #requests / tonumber(args[2])) + 1
 end
 
 function request()
-  local r = requests[next]
-  next = next % #requests + 1
+  local r = requests[at]
+  at = at % #requests + 1
   return r
 end
 
@@ -102,13 +102,18 @@ export async function wrkLoad(options: LoadOptions): Promise<LoadResult> {
   }
 }
 
+const MISSING = 'this scenario drives its load with wrk, which is not installed (apt package `wrk`)';
+
+/** Fails at once when wrk is missing, before a scenario spends minutes on its set-up. */
+export function requireWrk(): void {
+  if ((spawnSync('wrk', ['-v']).error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
+    throw new Error(MISSING);
+}
+
 function run(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile('wrk', args, { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT')
-        reject(
-          new Error('this scenario drives its load with wrk, which is not installed (apt package `wrk`)'),
-        );
+      if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') reject(new Error(MISSING));
       else if (error) reject(new Error(`wrk ${args.join(' ')}: ${error.message}\n${stdout}${stderr}`));
       else resolve(stdout);
     });
