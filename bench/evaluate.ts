@@ -16,6 +16,7 @@ import { median, seededRandom, startBare, startPointRead, startProcess, tokenOf 
 import { queryStream, rotatingRounds, sideByRound } from './measure.js';
 import type { Benchmark } from './run.js';
 import { targetTable } from './targets.js';
+import { requireWrk } from './wrk.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const RULES = quick ? 2_000 : 10_000;
@@ -26,10 +27,13 @@ const TYPES = ['blockList', 'boostList', 'buryList', 'pinned', 'redirect', 'bann
 const P99_MS = 2;
 const OF_BARE = 0.6;
 const REBUILD_MS = 50;
+// Beside the latency at one connection: throughput under the load of several clients.
+const THROUGHPUT_CONNECTIONS = 10;
 
 export const evaluateBenchmark: Benchmark = {
   name: 'evaluate',
   async run(engine: Engine) {
+    requireWrk();
     const store = await createBenchStore(engine, 'evaluate');
     const env = {
       ...store.env,
@@ -59,10 +63,16 @@ export const evaluateBenchmark: Benchmark = {
           }
         }
         // The peers get the same requests (queries and bearer header) as the service.
-        const side = (pid: number, label: string, base: string) =>
+        const side = (pid: number, label: string, base: string, many = false) =>
           sideByRound(
             pid,
-            { label, url: base, headers, seconds: SECONDS, connections: 1 },
+            {
+              label,
+              url: base,
+              headers,
+              seconds: SECONDS,
+              ...(many ? { connections: THROUGHPUT_CONNECTIONS, generator: 'wrk' } : { connections: 1 }),
+            },
             queryStream(queries, (q) => `/em-rules/evaluate?q=${q}`),
           );
         const stops: Array<() => Promise<void>> = [];
@@ -83,6 +93,8 @@ export const evaluateBenchmark: Benchmark = {
               ours: side(service.pid, 'evaluate', service.url),
               bare: side(bare.pid, 'bare', bare.url),
               clientRead: side(clientRead.pid, 'client read', clientRead.url),
+              oursMany: side(service.pid, 'evaluate', service.url, true),
+              bareMany: side(bare.pid, 'bare', bare.url, true),
             });
           } finally {
             for (const stop of stops) await stop();
@@ -100,12 +112,13 @@ export const evaluateBenchmark: Benchmark = {
         const ratio = ratioOf(rounds, (m) => m.rps);
         const floor = ratioOf({ ours: sides.clientRead, peer: sides.bare }, (m) => m.rps);
         const ofFloor = ratioOf({ ours: sides.ours, peer: sides.clientRead }, (m) => m.rps);
+        const many = ratioOf({ ours: sides.oursMany, peer: sides.bareMany }, (m) => m.rps);
         const scenario = `evaluate, ${RULES.toLocaleString('en')} live rules + 2,000 rewrites`;
         const rebuildMedian = median(rebuilds);
         return [
           `## Rule evaluation (${engine})`,
           '',
-          `${RULES.toLocaleString('en')} live rules and 2,000 live rewrites in one studio beside ${OTHERS.toLocaleString('en')} live rules in ten others (${engine}); ${Math.round(firing / 10)} % of the shopper queries fire at least one rule; one connection, so the percentiles are single-request latencies (autocannon reports whole milliseconds). ${ROUNDS} rounds of ${SECONDS} s, each starting with the next side, against a bare Fastify route answering one evaluation's JSON as a constant, sent the same requests (queries and bearer header) so that the load generator, which shares the cores, does the same work on every side. The second peer is the same route plus one read per request of the token's client by its primary key, which the service made before it checked tokens against its copy of the studio's clients (docs/decisions.md): its share of the bare route is the ceiling such a read would leave on this engine. The node built every studio's index in a start of ${startSeconds} s.`,
+          `${RULES.toLocaleString('en')} live rules and 2,000 live rewrites in one studio beside ${OTHERS.toLocaleString('en')} live rules in ten others (${engine}); ${Math.round(firing / 10)} % of the shopper queries fire at least one rule; one connection from autocannon, so the percentiles are single-request latencies (autocannon reports whole milliseconds); the throughput under more load is the service and the bare route at ${THROUGHPUT_CONNECTIONS} connections from wrk (2 threads, the same request list), which unlike autocannon is not itself the ceiling of the bare route (docs/decisions.md). ${ROUNDS} rounds of ${SECONDS} s, each starting with the next side, against a bare Fastify route answering one evaluation's JSON as a constant, sent the same requests (queries and bearer header) so that the load generator, which shares the cores, does the same work on every side. The second peer is the same route plus one read per request of the token's client by its primary key, which the service made before it checked tokens against its copy of the studio's clients (docs/decisions.md): its share of the bare route is the ceiling such a read would leave on this engine. The node built every studio's index in a start of ${startSeconds} s.`,
           '',
           comparisonTable([
             {
@@ -125,6 +138,13 @@ export const evaluateBenchmark: Benchmark = {
               ratio: ofFloor,
             },
             {
+              scenario: `${scenario}, ${THROUGHPUT_CONNECTIONS} connections (wrk)`,
+              engine,
+              measure: medianMeasure(sides.oursMany),
+              peer: 'bare route, same connections (throughput)',
+              ratio: many,
+            },
+            {
               scenario: "Fastify + one read of the token's client per request, constant answer",
               engine: 'peer',
               measure: medianMeasure(sides.clientRead),
@@ -135,6 +155,11 @@ export const evaluateBenchmark: Benchmark = {
               scenario: 'bare Fastify route (constant)',
               engine: 'bare route',
               measure: medianMeasure(rounds.peer),
+            },
+            {
+              scenario: `bare Fastify route (constant), ${THROUGHPUT_CONNECTIONS} connections (wrk)`,
+              engine: 'bare route',
+              measure: medianMeasure(sides.bareMany),
             },
           ]),
           '',

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { wrkLoad } from './wrk.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -23,10 +24,18 @@ export interface LoadOptions {
   path?: () => string;
   seconds?: number;
   connections?: number;
+  /**
+   * autocannon (the default) or wrk: a hot path compared with a bare route needs wrk, since
+   * autocannon's own ceiling caps the bare route (bench/wrk.ts).
+   */
+  generator?: 'autocannon' | 'wrk';
+  /** With wrk: how many requests of `path` it cycles through. */
+  distinctPaths?: number;
 }
 
-/** Drives one URL with autocannon and reports throughput and latency percentiles (ms). */
+/** Drives one URL and reports throughput and latency percentiles (ms). */
 export async function load(options: LoadOptions): Promise<LoadResult> {
+  if (options.generator === 'wrk') return wrkLoad(options);
   const result = await autocannon({
     url: options.url,
     connections: options.connections ?? 10,

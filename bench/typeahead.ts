@@ -1,9 +1,9 @@
 /**
  * Typeahead scenario: suggestions beside the peers a user could pick instead (a bare Fastify
  * route, Node's own HTTP server, Fastify over a Redis sorted set of the same terms), in
- * rotating rounds; on SQLite also the hourly job over a large seeded log with suggestions
- * measured while it runs, and a thousand full instances resident in the real service (plus
- * in-process build times).
+ * rotating rounds under wrk, against the bare route at 10, 50 and 100 connections; on SQLite
+ * also the hourly job over a large seeded log with suggestions measured while it runs, and a
+ * thousand full instances resident in the real service (plus in-process build times).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,9 +19,13 @@ import { RespClient } from './resp-client.js';
 import type { Benchmark } from './run.js';
 import { randomTerms } from './typeahead-data.js';
 import { seededInstanceId, seededToken, seedInstances, seedSearchLog } from './typeahead-seed.js';
+import { requireWrk } from './wrk.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
-const SECONDS = QUICK ? 3 : 15;
+const SECONDS = QUICK ? 3 : 10;
+// An outside load generator saw the ratio to bare change with the connections it opened.
+const CONNECTIONS = [10, 50, 100] as const;
+const PEER_CONNECTIONS = 10;
 const ROUNDS = 3;
 const PASSWORD = 'bench-admin-password';
 const SECRET_KEY = Buffer.alloc(32, 3);
@@ -144,89 +148,116 @@ async function suggestionsBesidePeers(engine: Engine): Promise<string[]> {
         });
     if (redisPeer) stops.push(() => redisPeer.stop());
 
-    const seconds = SECONDS;
     // Every side gets the same requests: the same prefixes and the embed token header.
-    const side = (pid: number, base: string) =>
-      sideByRound(pid, { label: base, url: `${base}/typeahead/suggestions`, headers, seconds }, (round) =>
-        prefixPaths(7 + round),
+    const side = (pid: number, base: string, connections: number) =>
+      sideByRound(
+        pid,
+        {
+          label: base,
+          url: `${base}/typeahead/suggestions`,
+          headers,
+          seconds: SECONDS,
+          connections,
+          generator: 'wrk',
+        },
+        (round) => prefixPaths(7 + round),
       );
-    const sides: Record<string, () => Promise<Measure>> = {
-      ours: side(service.pid, service.url),
-      bare: side(bare.pid, bare.url),
-      raw: side(raw.pid, raw.url),
-    };
-    if (redisPeer) sides.redis = side(redisPeer.pid, redisPeer.url);
+    const sides: Record<string, () => Promise<Measure>> = {};
+    for (const connections of CONNECTIONS) {
+      sides[`ours@${connections}`] = side(service.pid, service.url, connections);
+      sides[`bare@${connections}`] = side(bare.pid, bare.url, connections);
+    }
+    sides.raw = side(raw.pid, raw.url, PEER_CONNECTIONS);
+    if (redisPeer) sides.redis = side(redisPeer.pid, redisPeer.url, PEER_CONNECTIONS);
     // Unmeasured first: the JIT, the answer cache and the connections warm up on every side.
     for (const warm of Object.values(sides)) await warm();
     const rounds = await rotatingRounds(ROUNDS, sides);
-    const ours = medianMeasure(rounds.ours!);
-    const vsBare = { ours: rounds.ours!, peer: rounds.bare! };
-    const throughput = ratioOf(vsBare, (m) => m.rps);
-    const cpu = ratioOf(vsBare, (m) => m.cpuPerRequest ?? Number.NaN);
     const scenario = `suggestions, ${counts.served} terms, random 1-3 letter prefixes`;
-    const rows: ComparisonRow[] = [
-      {
-        scenario,
-        engine,
-        measure: ours,
-        peer: 'bare Fastify (throughput)',
-        ratio: throughput,
-        target: '≥ 0.85 of bare throughput',
-        met: throughput.median >= 0.85,
-      },
-      {
-        scenario,
-        engine,
-        measure: ours,
-        peer: 'bare Fastify (CPU µs/req)',
-        ratio: cpu,
-        target: '≤ 1.25× bare CPU per request',
-        met: cpu.median <= 1.25,
-      },
-    ];
-    if (rounds.redis) {
-      const vsRedis = ratioOf({ ours: rounds.ours!, peer: rounds.redis }, (m) => m.rps);
-      rows.push({
-        scenario,
-        engine,
-        measure: ours,
-        peer: 'Fastify + Redis ZRANGEBYLEX (throughput)',
-        ratio: vsRedis,
-        target: '≥ 1.6× the Redis peer',
-        met: vsRedis.median >= 1.6,
-      });
-    }
-    rows.push(
-      { scenario, engine, measure: ours, target: 'p99 ≤ 5 ms', met: ours.p99 <= 5 },
-      {
-        scenario: `bare Fastify, constant ${sample.length} strings`,
-        engine: 'peer',
-        measure: medianMeasure(rounds.bare!),
-      },
-      {
-        scenario: `node:http, constant ${sample.length} strings`,
-        engine: 'peer',
-        measure: medianMeasure(rounds.raw!),
-      },
-    );
-    if (rounds.redis) {
-      rows.push({
-        scenario: 'Fastify + Redis ZRANGEBYLEX, same terms and prefixes',
-        engine: 'peer',
-        measure: medianMeasure(rounds.redis),
-      });
-    }
     return [
-      `One instance of ${counts.served} served suggestions (curated), ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} behind it. 10 connections, ${seconds} s per round, ${ROUNDS} rounds in which every side runs once, each round starting with the next side; figures are medians over the rounds, ratios the median (min–max) of the per-round ratios. Every side receives the same requests (the same random prefixes, the same \`Authorization: Embed\` header), so the load generator, which shares the cores, does the same work for each; the constant peers answer the default answer (${sample.length} strings) whatever the prefix, and the Redis peer holds the same terms as \`<lower-case>\\0<term>\` in one sorted set and answers the same prefixes over one pipelined connection.`,
-      ...(redisMissing ? ['', `The Redis row is missing: $redisMissing.`] : []),
+      `One instance of ${counts.served} served suggestions (curated), ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} behind it. Load from wrk (2 threads, one list of random prefixes per round cycled through) at ${CONNECTIONS.join(', ')} connections for the service and the bare route, ${PEER_CONNECTIONS} for the other peers; ${SECONDS} s per round, ${ROUNDS} rounds in which every side at every connection count runs once, each round starting with the next side; figures are medians over the rounds, ratios the median (min–max) of the per-round ratios at the same connection count. Every side receives the same requests (the same random prefixes, the same \`Authorization: Embed\` header), so the load generator, which shares the cores, does the same work for each; the constant peers answer the default answer (${sample.length} strings) whatever the prefix, and the Redis peer holds the same terms as \`<lower-case>\\0<term>\` in one sorted set and answers the same prefixes over one pipelined connection.`,
+      ...(redisMissing ? ['', `The Redis row is missing: ${redisMissing}.`] : []),
       '',
-      comparisonTable(rows),
+      comparisonTable(suggestionRows(scenario, engine, rounds, sample.length)),
       ...(QUICK ? ['', 'Quick mode (`BENCH_QUICK=1`): 3 s rounds.'] : []),
     ];
   } finally {
     for (const stop of stops.reverse()) await stop();
     await store.remove();
   }
+}
+
+/** The rows of the suggestions' rounds: per connection count against bare, then the other peers. */
+function suggestionRows(
+  scenario: string,
+  engine: Engine,
+  rounds: Record<string, Measure[]>,
+  answerLength: number,
+): ComparisonRow[] {
+  const rows: ComparisonRow[] = [];
+  for (const connections of CONNECTIONS) {
+    const ours = rounds[`ours@${connections}`]!;
+    const vsBare = { ours, peer: rounds[`bare@${connections}`]! };
+    const throughput = ratioOf(vsBare, (m) => m.rps);
+    const cpu = ratioOf(vsBare, (m) => m.cpuPerRequest ?? Number.NaN);
+    const atCount = {
+      scenario: `${scenario}, ${connections} connections`,
+      engine,
+      measure: medianMeasure(ours),
+    };
+    rows.push(
+      {
+        ...atCount,
+        peer: 'bare Fastify (throughput)',
+        ratio: throughput,
+        target: '≥ 0.85 of bare throughput',
+        met: throughput.median >= 0.85,
+      },
+      {
+        ...atCount,
+        peer: 'bare Fastify (CPU µs/req)',
+        ratio: cpu,
+        target: '≤ 1.25× bare CPU per request',
+        met: cpu.median <= 1.25,
+      },
+    );
+  }
+  const ours = rounds[`ours@${PEER_CONNECTIONS}`]!;
+  const atPeers = {
+    scenario: `${scenario}, ${PEER_CONNECTIONS} connections`,
+    engine,
+    measure: medianMeasure(ours),
+  };
+  if (rounds.redis) {
+    const vsRedis = ratioOf({ ours, peer: rounds.redis }, (m) => m.rps);
+    rows.push({
+      ...atPeers,
+      peer: 'Fastify + Redis ZRANGEBYLEX (throughput)',
+      ratio: vsRedis,
+      target: '≥ 1.6× the Redis peer',
+      met: vsRedis.median >= 1.6,
+    });
+  }
+  rows.push({ ...atPeers, target: 'p99 ≤ 5 ms', met: atPeers.measure.p99 <= 5 });
+  for (const connections of CONNECTIONS) {
+    rows.push({
+      scenario: `bare Fastify, constant ${answerLength} strings, ${connections} connections`,
+      engine: 'peer',
+      measure: medianMeasure(rounds[`bare@${connections}`]!),
+    });
+  }
+  rows.push({
+    scenario: `node:http, constant ${answerLength} strings, ${PEER_CONNECTIONS} connections`,
+    engine: 'peer',
+    measure: medianMeasure(rounds.raw!),
+  });
+  if (rounds.redis) {
+    rows.push({
+      scenario: `Fastify + Redis ZRANGEBYLEX, same terms and prefixes, ${PEER_CONNECTIONS} connections`,
+      engine: 'peer',
+      measure: medianMeasure(rounds.redis),
+    });
+  }
+  return rows;
 }
 
 /** The top-searched job over a large log seeded straight into SQLite, with suggestions measured while it runs. */
@@ -325,6 +356,7 @@ async function residentInstances(): Promise<string[]> {
 export const typeaheadBenchmark: Benchmark = {
   name: 'typeahead',
   async run(engine) {
+    requireWrk();
     const main = await suggestionsBesidePeers(engine);
     if (engine !== 'sqlite') {
       return [
