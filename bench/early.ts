@@ -62,13 +62,13 @@ async function seedStore(store: BenchStore): Promise<{ clientId: string; clientS
 /** An instance of random terms made through the API of `url`; its embed token. */
 async function typeaheadInstance(url: string): Promise<string> {
   const json = { authorization: adminAuth, 'content-type': 'application/json' };
-  const created = await (
+  const created = (await (
     await fetch(`${url}/api/typeahead/instances`, {
       method: 'POST',
       headers: json,
       body: JSON.stringify({ name: 'Bench', minCount: 1 }),
     })
-  ).json();
+  ).json()) as { id: string; embedToken: string };
   const terms = randomTerms(seededRandom(7), TERMS);
   const put = await fetch(`${url}/api/typeahead/instances/${created.id}/terms`, {
     method: 'PUT',
@@ -76,7 +76,7 @@ async function typeaheadInstance(url: string): Promise<string> {
     body: JSON.stringify({ included: terms, excluded: [] }),
   });
   if (put.status !== 200) throw new Error(`terms: ${put.status} ${await put.text()}`);
-  return created.embedToken as string;
+  return created.embedToken;
 }
 
 interface Path {

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { clustersBenchmark } from './clusters.js';
+import { earlyBenchmark } from './early.js';
 import { type Engine, parseEngineArgs } from './engines.js';
 import { evaluateBenchmark } from './evaluate.js';
 import { ingestionBenchmark } from './ingestion.js';
@@ -34,6 +35,7 @@ const benchmarks: Benchmark[] = [
   objectsBenchmark,
   objectsLinksBenchmark,
   evaluateBenchmark,
+  earlyBenchmark,
   queryBenchmark,
   startupBenchmark,
 ];
