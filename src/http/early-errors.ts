@@ -8,7 +8,8 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { commonHeaderLines, setCommonHeaders } from './common-headers.js';
 import { errorBody, sendError } from './error-handler.js';
-import type { ErrorCode } from './errors.js';
+import { type ErrorCode, errorCodes } from './errors.js';
+import { requestLine } from './request-logging.js';
 
 /** Fastify's `frameworkErrors`: router errors in the common error body. */
 export function answerFrameworkError(
@@ -60,15 +61,23 @@ export function answerClientError(
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const id = randomUUID();
   const answer = clientErrorAnswer(error.code ?? '');
-  this.log.info({ reqId: id, code: error.code }, 'malformed request refused');
   const inFlight = (socket as ServerSocket)._httpMessage;
+  // A request whose body did not arrive in time was read up to its headers: its path is known.
+  const path =
+    requestPath((error as { rawPacket?: unknown }).rawPacket) || (inFlight?.req?.url?.split('?')[0] ?? '');
+  // The line every request gets, as far as there is one: no method, the path when it is known.
+  const line = requestLine({
+    method: '',
+    url: path,
+    client: socket.remoteAddress,
+    status: errorCodes[answer.code],
+    ms: 0,
+  });
+  this.log.info({ reqId: id, ...line, code: error.code }, 'malformed request refused');
   if (!socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }
-  // A request whose body did not arrive in time was read up to its headers: its path is known.
-  const path =
-    requestPath((error as { rawPacket?: unknown }).rawPacket) || (inFlight?.req?.url?.split('?')[0] ?? '');
   writeAnswer(socket, answer.code, answer.message, path, id);
 }
 
