@@ -1,7 +1,7 @@
 // The link check, `GET /api/links/check`: its route's handler answers `checkLinks`, and so
 // does its early answer, given (http/early-answers.ts) to a user whose HTTP Basic credentials this node has
 // verified. The early answer asks what the route's hooks ask, in their order (the failure
-// limit and the remembered credentials through `PasswordCheck`, then the role); a request
+// limit and the remembered credentials through `PasswordCheck.knownUser`, then the role); a request
 // that needs more (a password to verify, a session, a refusal) is the route's to answer.
 import type { IncomingMessage } from 'node:http';
 import type { Kysely } from 'kysely';
@@ -18,9 +18,9 @@ export function checkEarly(db: Kysely<Database>, passwords: PasswordCheck): Earl
     const credentials = parseBasic(req.headers.authorization);
     const client = req.socket.remoteAddress;
     if (credentials === undefined || client === undefined) return undefined;
-    const verdict = await passwords.quickVerdict(client, credentials.user, credentials.password, req.socket);
+    const user = await passwords.knownUser(client, credentials.user, credentials.password, req.socket);
     // The route declares no access of its own: a read any role may make.
-    if (!('user' in verdict) || !mayCall(verdict.user, 'GET', undefined, {})) return undefined;
+    if (user === undefined || !mayCall(user, 'GET', undefined, {})) return undefined;
     return { body: (await checkLinks(db, query)) ? 'true' : 'false' };
   };
 }

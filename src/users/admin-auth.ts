@@ -43,6 +43,7 @@ export interface UserAuthDeps {
 }
 
 type SlowVerdict = User | 'denied' | { retryAfter: number };
+type QuickVerdict = { retryAfter: number } | { user: User } | { credentials: string };
 
 const LAST_CREDENTIALS = Symbol('searchdeck.lastCredentials');
 interface RememberedCredentials {
@@ -63,6 +64,8 @@ export class PasswordCheck {
   // waits for one scrypt and counts as one attempt, so fifty parallel requests of a client
   // with the right password all pass, and fifty of a wrong one add one failure.
   private readonly underWay = new Map<string, Promise<SlowVerdict>>();
+  // Quick verdicts under way (`knownUser`), by client and credentials, shared the same way.
+  private readonly quickUnderWay = new Map<string, Promise<QuickVerdict>>();
 
   constructor(
     private readonly deps: UserAuthDeps,
@@ -97,22 +100,33 @@ export class PasswordCheck {
   }
 
   /**
-   * What the failure limit and the remembered credentials decide without a password hash:
-   * the client is refused, or these are a user's remembered credentials, or it takes the slow
-   * check (`credentials` names them). Every check of a password starts here.
+   * The user, when the failure limit and the remembered credentials admit these credentials
+   * without a password hash; else undefined (the caller leaves the request to `check`, which
+   * answers it). Joins a check of the same client and credentials under way, as `check`
+   * does, so that parallel requests of one client read the limits once between them.
    */
-  quickVerdict(
+  async knownUser(
     client: string,
     username: string,
     password: string,
     connection?: object,
-  ): Promise<{ retryAfter: number } | { user: User } | { credentials: string }> {
-    return this.quickVerdictOf(
-      client,
-      username,
-      this.credentialsKey(connection, username, password),
-      password,
-    );
+  ): Promise<User | undefined> {
+    const credentials = this.credentialsKey(connection, username, password);
+    const key = `${client}\0${credentials}`;
+    const full = this.underWay.get(key);
+    if (full !== undefined) {
+      const verdict = await full;
+      return verdict === 'denied' || 'retryAfter' in verdict ? undefined : verdict;
+    }
+    let quick = this.quickUnderWay.get(key);
+    if (quick === undefined) {
+      quick = this.quickVerdictOf(client, username, credentials, password).finally(() =>
+        this.quickUnderWay.delete(key),
+      );
+      this.quickUnderWay.set(key, quick);
+    }
+    const verdict = await quick;
+    return 'user' in verdict ? verdict.user : undefined;
   }
 
   /** The quick verdict, then the slow check where it leaves one. */
@@ -133,7 +147,7 @@ export class PasswordCheck {
     username: string,
     credentials: string,
     password: string,
-  ): Promise<{ retryAfter: number } | { user: User } | { credentials: string }> {
+  ): Promise<QuickVerdict> {
     const { limiter, accounts } = this.deps;
     const retryAfter = await limiter.retryAfter(client);
     if (retryAfter > 0) return { retryAfter };
