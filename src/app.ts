@@ -225,7 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const studioCredentials: StudioCredentials = { tokens: parts.oauth, sessions: parts.users.auth };
   const areas: Area[] = [
     usersArea(parts.users),
-    linksArea(parts.users.passwords),
+    linksArea,
     clustersArea,
     typeaheadArea(parts.typeahead),
     studiosArea([studioRules, studioRewrites], parts.evaluation),

@@ -3,8 +3,6 @@ import { Type } from 'typebox';
 import { adminActor } from '../history/actor.js';
 import { type Area, appScope } from '../http/area.js';
 import { adminErrors, NoContent, sharedRef } from '../http/schemas.js';
-import type { PasswordCheck } from '../users/admin-auth.js';
-import { checkEarly } from './check-endpoint.js';
 import { canonicalLinkType } from './link-types.js';
 import { DeleteQuery, DirectedQuery, LinkFilterQuery, LinkSchema, ListQuery } from './schemas.js';
 import { checkLinks, deleteLink, directedLinks, findLinks, listApps, putLink } from './service.js';
@@ -19,11 +17,8 @@ const AppList = Type.Array(
   }),
 );
 
-/**
- * The Links API: the link graph between platform objects. `passwords` is the app's check of
- * users' passwords, which the link check's early answer asks as the route's authentication does.
- */
-export const linksArea = (passwords: PasswordCheck): Area => ({
+/** The Links API: the link graph between platform objects. */
+export const linksArea: Area = {
   name: 'links',
   schemas: [LinkSchema],
   admin(api, ctx) {
@@ -54,7 +49,6 @@ export const linksArea = (passwords: PasswordCheck): Area => ({
           response: { 200: Type.Boolean(), ...adminErrors },
         },
         preValidation: linkTypeInAnyCase('query'),
-        config: { early: checkEarly(db, passwords) },
       },
       async (request) => checkLinks(db, request.query, appScope(request)),
     );
@@ -129,7 +123,7 @@ export const linksArea = (passwords: PasswordCheck): Area => ({
       },
     );
   },
-});
+};
 
 /** Writes a `linkType` given in any case in camelCase, so that the schema's enum checks it. */
 function linkTypeInAnyCase(part: 'query' | 'body') {

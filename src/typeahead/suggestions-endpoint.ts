@@ -1,22 +1,18 @@
 // The Typeahead API, `GET /typeahead/suggestions` with `Authorization: Embed <token>`: the
-// hottest code of the service, since every keystroke of every shop visitor lands here. One
-// implementation serves the route and its early answer (http/early-answers.ts): the same
-// function finds the token's instance, the same function makes the answer's headers. The
-// early answer leaves to the route whatever needs more (a refusal, If-None-Match, an index
-// that is not resident yet). Everything that can be made once per instance (headers, origin
-// sets, serialised answers and their tags) is made when the index is built, not here.
+// hottest code of the service, since every keystroke of every shop visitor lands here. It
+// has one door, its route: an early answer before routing did not pay on both engines
+// (docs/decisions.md). Everything that can be made once per instance (headers, origin sets,
+// serialised answers and their tags) is made when the index is built, not here.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { TypedApp } from '../http/area.js';
-import type { EarlyEndpoint } from '../http/early-answers.js';
 import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
 import { hostLabel } from '../http/host-label.js';
 import type { EmbedTokens } from './embed-tokens.js';
 import type { ServedInstance, TypeaheadRegistry } from './registry.js';
-import { SuggestionsQuery, type SuggestionsQueryType } from './schemas.js';
+import { SuggestionsQuery } from './schemas.js';
 import type { SuggestionAnswer } from './suggestion-answer.js';
-import type { SuggestionIndex } from './suggestion-index.js';
 
 export const SUGGESTIONS_PATH = '/typeahead/suggestions';
 const EMBED_SCHEME = /^embed\s+/i;
@@ -90,23 +86,6 @@ function suggestionHeaders(
   return headers;
 }
 
-/** The early answer of plain suggestion requests. */
-function suggestionsEarly(
-  registry: TypeaheadRegistry,
-  tokens: EmbedTokens,
-): EarlyEndpoint<SuggestionsQueryType> {
-  return (req, query) => {
-    if (req.headers['if-none-match'] !== undefined) return undefined;
-    const instance = instanceOf(registry, tokens, req);
-    // A refused credential, and an index not resident (built by the route), are the route's.
-    if (typeof instance === 'string' || instance.index === undefined) return undefined;
-    const answer = (registry.index(instance) as SuggestionIndex).answer(query.prefix ?? '', query.limit);
-    const origin = req.headers.origin;
-    const allowedSomewhere = origin !== undefined && registry.originAllowedSomewhere(origin);
-    return { headers: suggestionHeaders(instance, origin, allowedSomewhere, answer.etag), body: answer.body };
-  };
-}
-
 /** Sends a suggestions answer with its caching and CORS headers (304 when the client has it). */
 export function sendSuggestions(
   request: FastifyRequest,
@@ -153,7 +132,6 @@ export async function suggestionsRoutes(
             403: Type.Ref('ErrorBody'),
           },
         },
-        config: { early: suggestionsEarly(registry, tokens) },
         onRequest: (request, reply, done) => {
           const found = instanceOf(registry, tokens, request.raw);
           if (typeof found !== 'string') {

@@ -64,8 +64,6 @@ export class PasswordCheck {
   // waits for one scrypt and counts as one attempt, so fifty parallel requests of a client
   // with the right password all pass, and fifty of a wrong one add one failure.
   private readonly underWay = new Map<string, Promise<SlowVerdict>>();
-  // Quick verdicts under way (`knownUser`), by client and credentials, shared the same way.
-  private readonly quickUnderWay = new Map<string, Promise<QuickVerdict>>();
 
   constructor(
     private readonly deps: UserAuthDeps,
@@ -97,36 +95,6 @@ export class PasswordCheck {
     if (verdict === 'denied') throw new UnauthorizedError('invalid username or password', challenge);
     if ('retryAfter' in verdict) throw tooManyFailures(verdict.retryAfter);
     return verdict;
-  }
-
-  /**
-   * The user, when the failure limit and the remembered credentials admit these credentials
-   * without a password hash; else undefined (the caller leaves the request to `check`, which
-   * answers it). Joins a check of the same client and credentials under way, as `check`
-   * does, so that parallel requests of one client read the limits once between them.
-   */
-  async knownUser(
-    client: string,
-    username: string,
-    password: string,
-    connection?: object,
-  ): Promise<User | undefined> {
-    const credentials = this.credentialsKey(connection, username, password);
-    const key = `${client}\0${credentials}`;
-    const full = this.underWay.get(key);
-    if (full !== undefined) {
-      const verdict = await full;
-      return verdict === 'denied' || 'retryAfter' in verdict ? undefined : verdict;
-    }
-    let quick = this.quickUnderWay.get(key);
-    if (quick === undefined) {
-      quick = this.quickVerdictOf(client, username, credentials, password).finally(() =>
-        this.quickUnderWay.delete(key),
-      );
-      this.quickUnderWay.set(key, quick);
-    }
-    const verdict = await quick;
-    return 'user' in verdict ? verdict.user : undefined;
   }
 
   /** The quick verdict, then the slow check where it leaves one. */
