@@ -196,7 +196,7 @@ function openPostgres(url: string, options: StoreOptions): Store {
   return {
     db,
     engine: 'postgres',
-    notifications: postgresNotifications(url),
+    notifications: postgresNotifications(url, options.pgSchema || undefined),
     synchronousDriver: false,
     reader: db,
     pool: stats,

@@ -24,15 +24,23 @@ const RECONNECT_MS = 1000;
 // A channel is an identifier in LISTEN, which takes no bound parameter.
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
 
-/** PostgreSQL's NOTIFY and LISTEN; each listener holds its own connection outside the pool. */
-export function postgresNotifications(url: string): Notifications {
+/**
+ * PostgreSQL's NOTIFY and LISTEN; each listener holds its own connection outside the pool.
+ * Channels belong to the database, not to a schema: a store that works in its own schema
+ * (`pgSchema`) names its channels after it, so that stores beside it in other schemas of the
+ * same database do not wake its feeds.
+ */
+export function postgresNotifications(url: string, schema?: string): Notifications {
+  const scoped = (channel: string) =>
+    schema === undefined ? channel : `${channel}__${schema.toLowerCase()}`;
   return {
     async publish(db, channel, payload) {
-      await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+      await sql`select pg_notify(${scoped(channel)}, ${payload})`.execute(db);
     },
     listen(channel, onNotice) {
-      if (!CHANNEL_NAME.test(channel)) throw new Error(`not a channel name: ${channel}`);
-      return listenOn(url, channel, onNotice);
+      const name = scoped(channel);
+      if (!CHANNEL_NAME.test(name)) throw new Error(`not a channel name: ${name}`);
+      return listenOn(url, name, onNotice);
     },
   };
 }
