@@ -80,7 +80,8 @@ describe('the connectivity check of a standalone Solr node', () => {
     const result = await checkConnectivity(standaloneSettings(solr.baseUrl, { zkConnectTimeout: 300 }));
 
     const elapsed = performance.now() - started;
-    assert.ok(elapsed >= 300 && elapsed <= 1300, `returned after ${Math.round(elapsed)} ms`);
+    // A timer may fire up to a millisecond before performance.now() says its time is up.
+    assert.ok(elapsed >= 298 && elapsed <= 1300, `returned after ${elapsed.toFixed(1)} ms`);
     assert.match(messageOf(result), /no answer within 300 ms/);
   });
 
