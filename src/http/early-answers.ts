@@ -23,14 +23,10 @@ import type { CompileTime } from './validation.js';
 import { compiledQueryValidator } from './validation.js';
 import { malformedText } from './well-formed-text.js';
 
-/**
- * What an endpoint answers early: a 200 with these headers (after the common ones) and a
- * body, given as text or as a value the route's own serializer (its 200 schema) writes.
- */
-export type EarlyReply = { readonly headers?: Readonly<Record<string, string>> } & (
-  | { readonly body: string }
-  | { readonly value: unknown }
-);
+/** What an endpoint answers early: a 200 whose body the route's own serializer (its 200 schema) writes. */
+export interface EarlyReply {
+  readonly value: unknown;
+}
 
 /**
  * A route's early answer: its reply, or undefined to leave the request to the route (which
@@ -127,9 +123,10 @@ export class EarlyAnswers {
     }
     server.removeListener('request', routed);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      const logs = this.#logs();
-      const found = this.#routeOf(req, logs, trustsProxy);
-      if (found === undefined) {
+      // Every other request of the app passes here too: it costs a map lookup, no more.
+      const found = this.#routeOf(req, trustsProxy);
+      const logs = found === undefined ? 'all' : this.#logs();
+      if (found === undefined || logs === 'all') {
         routed(req, res);
         return;
       }
@@ -141,10 +138,8 @@ export class EarlyAnswers {
           return;
         }
         const id = requestId(req.headers['x-request-id']);
-        const body =
-          'body' in reply ? reply.body : (route.serialize as (value: unknown) => string)(reply.value);
-        const headers: Record<string, string> = commonHeaders(id, req.url as string, false);
-        if (reply.headers !== undefined) Object.assign(headers, reply.headers);
+        const body = (route.serialize as (value: unknown) => string)(reply.value);
+        const headers = commonHeaders(id, req.url as string, false);
         headers['content-type'] = JSON_TYPE;
         headers['content-length'] = String(Buffer.byteLength(body));
         res.writeHead(200, headers);
@@ -194,14 +189,11 @@ export class EarlyAnswers {
    * The route of a request that may be answered early, with its query as the route's schema
    * takes it: a GET of the route's very path, with nothing that any route treats specially
    * (a body, Expect, TLS, a proxy's headers, which decide the client, host and HSTS), while
-   * the app is not closing and does not log every request as it comes in.
+   * the app is not closing. (Debug logging, which logs every request as it comes in, is
+   * checked by the caller.)
    */
-  #routeOf(
-    req: IncomingMessage,
-    logs: 'none' | 'line' | 'all',
-    trustsProxy: boolean,
-  ): { route: EarlyRoute; query: unknown } | undefined {
-    if (req.method !== 'GET' || this.#closing || logs === 'all') return undefined;
+  #routeOf(req: IncomingMessage, trustsProxy: boolean): { route: EarlyRoute; query: unknown } | undefined {
+    if (req.method !== 'GET' || this.#closing) return undefined;
     const url = req.url ?? '';
     const mark = url.indexOf('?');
     const route = this.#routes.get(mark < 0 ? url : url.slice(0, mark));

@@ -14,7 +14,7 @@ import type { ServedInstance, TypeaheadRegistry } from './registry.js';
 import { SuggestionsQuery } from './schemas.js';
 import type { SuggestionAnswer } from './suggestion-answer.js';
 
-export const SUGGESTIONS_PATH = '/typeahead/suggestions';
+const SUGGESTIONS_PATH = '/typeahead/suggestions';
 const EMBED_SCHEME = /^embed\s+/i;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
