@@ -1,4 +1,5 @@
-// `npm run screenshots`: every page of the console at 1280×800, written to docs/console/, from
+// `npm run screenshots`: every page of the console at 1280×800 (and the rules and rewrites
+// pages at a phone's 390 px), written to docs/console/, from
 // the real service on a fresh SQLite database with some content, through Debian's Chromium.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -163,6 +164,19 @@ try {
     await prepare?.();
     await page.screenshot({ path: `${out}${name}.png` });
     console.log(`wrote docs/console/${name}.png`);
+  }
+  // A phone's width (390 px), whole pages, for the merchandiser's daily screens.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [name, path] of [
+    ['rules', '/rules?studio=shop'],
+    ['rule-editor', '/rules/new?studio=shop'],
+    ['rewrites', '/rewrites?studio=shop'],
+  ] as const) {
+    await page.goto(`${service.url}/console${path}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: `${out}${name}-390.png`, fullPage: true });
+    console.log(`wrote docs/console/${name}-390.png`);
   }
 } finally {
   await solr.close();
