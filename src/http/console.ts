@@ -2,21 +2,15 @@
 // under /console by the service itself: hashed assets cached for a year, every other path
 // under /console answered with index.html so the application's own routes survive a reload.
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { packageRoot } from '../package-root.js';
 
-/** Where `vite build` writes the console: console/dist at the package's root, from src/ or dist/src/. */
+/** Where `vite build` writes the console: console/dist at the package's root. */
 export function consoleDirectory(): string | undefined {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4; i++) {
-    const candidate = join(dir, 'console', 'dist');
-    if (existsSync(join(dir, 'package.json')))
-      return existsSync(join(candidate, 'index.html')) ? candidate : undefined;
-    dir = dirname(dir);
-  }
-  return undefined;
+  const candidate = join(packageRoot(), 'console', 'dist');
+  return existsSync(join(candidate, 'index.html')) ? candidate : undefined;
 }
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>searchdeck console</title></head>

@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 
 const src = fileURLToPath(new URL('../../src', import.meta.url));
 
-/** What src/http may import from src/: itself, the other shared layers and the configuration. */
+/** What src/http may import from src/: itself, the other shared layers, the configuration and the package's root. */
 const SHARED = ['http', 'storage', 'security', 'jobs'];
-const SHARED_FILES = ['config.ts'];
+const SHARED_FILES = ['config.ts', 'package-root.ts'];
 
 /** The relative module paths a source imports: static, type-only, re-exported or dynamic. */
 function relativeImports(source: string): string[] {

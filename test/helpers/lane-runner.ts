@@ -9,11 +9,11 @@
 // A file that runs past FILE_LIMIT_MS ends its lane with a message naming it, as the
 // runner's per-file timeout did when each file had its own process.
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { removeStaleRuns, runDirectory } from './test-run.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const FILE_LIMIT_MS = 300_000;
@@ -43,37 +43,11 @@ function lastDurations(): Map<string, number> {
   }
 }
 
-/**
- * The claims of this run: one directory per runner process (its pid and start time, so a
- * reused pid does not inherit old claims), holding one file per claimed test file.
- */
+/** The claims of this run: one file per claimed test file, in the run's shared directory. */
 function claimsDir(): string {
-  const runner = process.ppid;
-  const dir = join(tmpdir(), `searchdeck-lanes-${runner}-${startTime(runner)}`);
+  const dir = join(runDirectory(), 'claims');
   mkdirSync(dir, { recursive: true });
   return dir;
-}
-
-function startTime(pid: number): string {
-  try {
-    // Field 22 of /proc/<pid>/stat; the command name before it may hold spaces.
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]!;
-  } catch {
-    return '0';
-  }
-}
-
-/** Removes the claims of runs whose runner is gone. */
-function removeStaleClaims(): void {
-  for (const name of readdirSync(tmpdir())) {
-    const match = /^searchdeck-lanes-(\d+)-/.exec(name);
-    if (!match) continue;
-    try {
-      process.kill(Number(match[1]), 0);
-    } catch {
-      rmSync(join(tmpdir(), name), { recursive: true, force: true });
-    }
-  }
 }
 
 function claim(dir: string, file: string): boolean {
@@ -88,7 +62,7 @@ function claim(dir: string, file: string): boolean {
 
 /** Claims and runs test files until none is left. */
 export async function runLane(): Promise<void> {
-  removeStaleClaims();
+  removeStaleRuns();
   const dir = claimsDir();
   for (const file of testFiles()) {
     if (!claim(dir, file)) continue;
