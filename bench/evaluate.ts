@@ -264,11 +264,23 @@ async function seed(bench: BenchStore) {
   return client;
 }
 
+/** What the seeded rules name: the queries they fire on and the documents they act on. */
+export interface RuleVocabulary {
+  conditions: readonly string[];
+  document(random: () => number): string;
+}
+
+const EVALUATION_VOCABULARY: RuleVocabulary = {
+  conditions: HOT_PAIRS,
+  document: (random) => `P${Math.floor(random() * 200_000)}`,
+};
+
 export async function seedStudio(
   db: Kysely<Database>,
   studioId: string,
   count: number,
   random: () => number,
+  vocabulary: RuleVocabulary = EVALUATION_VOCABULARY,
 ) {
   const pick = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)]!;
   for (let start = 0; start < count; start += 2_000) {
@@ -276,16 +288,17 @@ export async function seedStudio(
       const n = start + i;
       const type = pick(TYPES);
       const documents = [
-        ...new Set(
-          Array.from({ length: 1 + Math.floor(random() * 3) }, () => `P${Math.floor(random() * 200_000)}`),
-        ),
+        ...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => vocabulary.document(random))),
       ];
       const content = contentOf({
         type,
         name: `rule ${n}`,
         precedence: Math.floor(random() * 10),
         segments: random() < 0.1 ? ['vip'] : [],
-        conditions: { queries: [pick(HOT_PAIRS)], ...(random() < 0.2 ? { queryMatch: 'contains' } : {}) },
+        conditions: {
+          queries: [pick(vocabulary.conditions)],
+          ...(random() < 0.2 ? { queryMatch: 'contains' } : {}),
+        },
         ...typeFields(type, documents),
       });
       const at = new Date(Date.parse('2025-01-01T00:00:00Z') + n * 1000).toISOString();

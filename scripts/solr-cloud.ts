@@ -43,6 +43,8 @@ export interface SolrCloudAddress {
 }
 
 export interface SolrCloud extends SolrCloudAddress {
+  /** The JVM's process id. */
+  pid: number;
   /** Stops the JVM and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -178,6 +180,7 @@ export async function startSolrCloud(options: SolrCloudOptions = {}): Promise<So
   }
   return {
     ...address,
+    pid: child.pid!,
     async stop() {
       if (child.stdin) child.stdin.end();
       else child.kill('SIGTERM');

@@ -59,8 +59,8 @@ export const BRANDS = [
   'Juniper',
 ] as const;
 
-const COLOURS = ['red', 'blue', 'green', 'black', 'white', 'silver', 'yellow', 'grey'] as const;
-const STYLES = ['compact', 'classic', 'pro', 'mini', 'smart', 'travel', 'deluxe', 'eco'] as const;
+export const COLOURS = ['red', 'blue', 'green', 'black', 'white', 'silver', 'yellow', 'grey'] as const;
+export const STYLES = ['compact', 'classic', 'pro', 'mini', 'smart', 'travel', 'deluxe', 'eco'] as const;
 
 /** Products `P00001`, `P00002`, …: `count` of them, from `seed`. */
 export function* sampleCatalog(count: number, seed = 1): Generator<Product> {
