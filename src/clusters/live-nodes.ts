@@ -22,6 +22,8 @@ export interface LiveNodes {
 
 /** What a watch tells its owner about its ZooKeeper session, for the log. */
 export interface LiveNodesEvents {
+  /** A session is being opened to ZooKeeper at `connectString` (the first, or after an expiry). */
+  connecting?(connectString: string): void;
   /** ZooKeeper expired the session; a new one is being opened, the last list serves meanwhile. */
   expired?(): void;
   /** Opening the new session failed; it is tried again after `retryInMs`. */
@@ -36,11 +38,13 @@ const LAST_RETRY_MS = 5000;
 
 /**
  * Opens the node list of a cluster: for a cloud, a watch on `/live_nodes` that opens a new
- * session whenever ZooKeeper expires its session. Resolves once the list is first read.
+ * session whenever ZooKeeper expires its session. Resolves once the list is first read; `signal`
+ * gives up an opening still under way (it rejects, and leaves no session open).
  */
 export async function openLiveNodes(
   settings: ClusterConnectionSettings,
   events: LiveNodesEvents = {},
+  signal?: AbortSignal,
 ): Promise<LiveNodes> {
   const credentials = basicCredentials(settings.authConfig);
   if (!settings.cloud) {
@@ -49,7 +53,7 @@ export async function openLiveNodes(
     return { nodes: () => nodes, credentials, close: async () => {} };
   }
   const watched = new WatchedLiveNodes(settings, credentials, events);
-  await watched.open();
+  await watched.open(signal);
   return watched;
 }
 
@@ -70,14 +74,22 @@ class WatchedLiveNodes implements LiveNodes {
     return this.#nodes;
   }
 
-  /** One session: the URL scheme from /clusterprops.json, then the watch of /live_nodes. */
-  async open(): Promise<void> {
+  /**
+   * One session: the URL scheme from /clusterprops.json, then the watch of /live_nodes. An abort
+   * of `signal` before the list is read closes the session, which rejects the reads under way.
+   */
+  async open(signal?: AbortSignal): Promise<void> {
     const { connectString, zkConnectTimeout, zkClientTimeout } = this.settings;
+    this.events.connecting?.(connectString);
     const session = await connectZooKeeper(connectString, zkConnectTimeout, {
       sessionTimeoutMs: zkClientTimeout,
+      signal,
     });
+    const abandon = () => void session.close();
+    signal?.addEventListener('abort', abandon, { once: true });
     try {
       const scheme = urlSchemeFrom(await session.getData('/clusterprops.json'));
+      signal?.throwIfAborted();
       await session.watchChildren('/live_nodes', (names) => {
         this.#nodes = [...names].sort().map((name) => ({ name, baseUrl: baseUrlForNodeName(name, scheme) }));
       });
@@ -85,6 +97,8 @@ class WatchedLiveNodes implements LiveNodes {
     } catch (error) {
       await session.close();
       throw error;
+    } finally {
+      signal?.removeEventListener('abort', abandon);
     }
     if (this.#closed) await session.close();
     else this.#session = session;

@@ -267,19 +267,22 @@ function notFound(id: string, scope: Scope): NotFoundError {
 
 /**
  * The live Solr nodes of a stored definition, kept current until closed (for serving
- * queries), with `updatedAt` so a caller can tell when the definition changed.
+ * queries), with `updatedAt` so a caller can tell when the definition changed. `signal` gives
+ * up an opening still under way (a ZooKeeper that cannot be reached keeps it for up to the
+ * cluster's zkConnectTimeout).
  */
 export async function openClusterNodes(
   db: Kysely<Database>,
   box: SecretBox,
   id: string,
   events: LiveNodesEvents = {},
+  signal?: AbortSignal,
 ): Promise<{ updatedAt: string; nodes: LiveNodes }> {
   const row = await repository.selectCluster(db, id);
   if (!row) throw new NotFoundError(`no search cluster ${id}`);
   const definition = definitionOf(row);
   const settings = connectionSettings(definition, openSecrets(box, definition, row));
-  return { updatedAt: row.updated_at, nodes: await openLiveNodes(settings, events) };
+  return { updatedAt: row.updated_at, nodes: await openLiveNodes(settings, events, signal) };
 }
 
 /** When each stored definition last changed, by id. */

@@ -26,6 +26,7 @@ export type ZooKeeperFailure =
   | 'timeout'
   | 'session-refused'
   | 'no-node'
+  | 'abandoned'
   | 'failed';
 
 export class ZooKeeperError extends Error {
@@ -41,6 +42,8 @@ export class ZooKeeperError extends Error {
 export interface ZooKeeperOptions {
   /** The session timeout asked of the server (zkClientTimeout). */
   sessionTimeoutMs?: number;
+  /** Gives up connecting when aborted: the attempt rejects at once and leaves nothing open. */
+  signal?: AbortSignal | undefined;
 }
 
 // ConnectionManager.STATES in the library; not exported from its main module.
@@ -61,6 +64,7 @@ export async function connectZooKeeper(
   timeoutMs: number,
   options: ZooKeeperOptions = {},
 ): Promise<ZkSession> {
+  if (options.signal?.aborted) throw abandoned(connectString);
   let client: Client;
   try {
     client = zookeeper.createClient(connectString, {
@@ -75,10 +79,11 @@ export async function connectZooKeeper(
     );
   }
   const lifecycle = new Lifecycle(client);
+  const given = givenUp(options.signal, connectString);
   client.connect();
   try {
     await withTimeout(
-      sessionEstablished(client),
+      Promise.race([sessionEstablished(client), given.promise]),
       timeoutMs,
       () =>
         new ZooKeeperError(
@@ -89,8 +94,28 @@ export async function connectZooKeeper(
   } catch (error) {
     await lifecycle.release();
     throw error;
+  } finally {
+    given.stopListening();
   }
   return new Session(client, lifecycle, timeoutMs);
+}
+
+function abandoned(connectString: string): ZooKeeperError {
+  return new ZooKeeperError('abandoned', `gave up connecting to ZooKeeper at ${connectString}`);
+}
+
+/** Rejects once `signal` is aborted; never settles without one. */
+function givenUp(
+  signal: AbortSignal | undefined,
+  connectString: string,
+): { promise: Promise<never>; stopListening: () => void } {
+  if (signal === undefined) return { promise: new Promise<never>(() => {}), stopListening: () => {} };
+  let onAbort = () => {};
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(abandoned(connectString));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return { promise, stopListening: () => signal.removeEventListener('abort', onAbort) };
 }
 
 function sessionEstablished(client: Client): Promise<void> {

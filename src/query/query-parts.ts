@@ -18,7 +18,30 @@ const CHANNEL = 'searchdeck_query';
 interface Watched {
   updatedAt: string | undefined;
   nodes: Promise<LiveNodes>;
+  /** The nodes once opened: a query then waits for no timer. */
+  opened: LiveNodes | undefined;
+  /** ZooKeeper's connect string, once a session is being opened to it (SolrCloud only). */
+  zooKeeper: string | undefined;
+  /** Gives up an opening still under way: when the app closes or the definition changed. */
+  abandon: AbortController;
   next: number;
+}
+
+/** A cluster's live nodes were not known within the time a query may wait for them. */
+export class LiveNodesTimeout extends Error {
+  constructor(
+    readonly clusterId: string,
+    /** Where the nodes were being looked up; undefined while the definition was still being read. */
+    readonly zooKeeper: string | undefined,
+    readonly waitedMs: number,
+  ) {
+    super(
+      zooKeeper === undefined
+        ? `the definition of search cluster ${clusterId} could not be read within ${waitedMs} ms`
+        : `ZooKeeper at ${zooKeeper} could not be reached within ${waitedMs} ms`,
+    );
+    this.name = 'LiveNodesTimeout';
+  }
 }
 
 export class QueryParts {
@@ -74,28 +97,20 @@ export class QueryParts {
    * The live nodes of a cluster, opened on first use and reopened when its definition changed
    * (an expired ZooKeeper session is reopened by the watch itself, serving the last list meanwhile);
    * and the index of the node to start at (round-robin over the cluster's queries).
+   *
+   * All queries share one opening. A query waits for it at most `withinMs` (then LiveNodesTimeout),
+   * while the opening goes on in the background, up to the cluster's zkConnectTimeout, for the
+   * queries after it; a failed opening is forgotten, so the next query starts another.
    */
-  async nodesOf(clusterId: string): Promise<{ nodes: LiveNodes; start: number }> {
+  async nodesOf(clusterId: string, withinMs?: number): Promise<{ nodes: LiveNodes; start: number }> {
     if (this.#closed) throw new Error('the query endpoint is stopping');
     const updatedAt = this.served.clusterVersion(clusterId);
     let watched = this.#clusters.get(clusterId);
     if (watched === undefined || watched.updatedAt !== updatedAt) {
       if (watched) void this.#release(watched);
-      const opening = openClusterNodes(
-        this.#ctx.store.db,
-        this.#box,
-        clusterId,
-        this.#sessionEvents(clusterId),
-      ).then(({ nodes }) => nodes);
-      watched = { updatedAt, nodes: opening, next: 0 };
-      this.#clusters.set(clusterId, watched);
-      const mine = watched;
-      // A failed opening is forgotten, so the next query tries again.
-      opening.catch(() => {
-        if (this.#clusters.get(clusterId) === mine) this.#clusters.delete(clusterId);
-      });
+      watched = this.#open(clusterId, updatedAt);
     }
-    const nodes = await watched.nodes;
+    const nodes = watched.opened ?? (await this.#within(watched, clusterId, withinMs));
     return { nodes, start: watched.next++ };
   }
 
@@ -108,6 +123,52 @@ export class QueryParts {
     this.#clusters.clear();
     await Promise.all(all.map((watched) => this.#release(watched)));
     this.solr.close();
+  }
+
+  #open(clusterId: string, updatedAt: string | undefined): Watched {
+    const abandon = new AbortController();
+    const events: LiveNodesEvents = {
+      ...this.#sessionEvents(clusterId),
+      connecting: (connectString) => {
+        watched.zooKeeper = connectString;
+      },
+    };
+    const { db } = this.#ctx.store;
+    const opening = openClusterNodes(db, this.#box, clusterId, events, abandon.signal);
+    const watched: Watched = {
+      updatedAt,
+      nodes: opening.then(({ nodes }) => {
+        watched.opened = nodes;
+        return nodes;
+      }),
+      opened: undefined,
+      zooKeeper: undefined,
+      abandon,
+      next: 0,
+    };
+    // A failed opening is forgotten, so the next query tries again.
+    watched.nodes.catch(() => {
+      if (this.#clusters.get(clusterId) === watched) this.#clusters.delete(clusterId);
+    });
+    this.#clusters.set(clusterId, watched);
+    return watched;
+  }
+
+  /** The opening's nodes, or LiveNodesTimeout once `withinMs` have passed; no timer is left behind. */
+  async #within(watched: Watched, clusterId: string, withinMs: number | undefined): Promise<LiveNodes> {
+    if (withinMs === undefined) return watched.nodes;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expiry = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new LiveNodesTimeout(clusterId, watched.zooKeeper, withinMs)),
+        withinMs,
+      );
+    });
+    try {
+      return await Promise.race([watched.nodes, expiry]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The ZooKeeper session of a cluster's live-nodes watch, as the log tells it. */
@@ -129,6 +190,7 @@ export class QueryParts {
   }
 
   async #release(watched: Watched): Promise<void> {
+    watched.abandon.abort();
     try {
       await (await watched.nodes).close();
     } catch {

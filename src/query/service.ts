@@ -4,7 +4,7 @@
 import type { Evaluation } from '../evaluation/evaluation.js';
 import type { EvaluationService } from '../evaluation/service.js';
 import { AppError, NotFoundError, ShuttingDownError } from '../http/errors.js';
-import type { QueryParts } from './query-parts.js';
+import { LiveNodesTimeout, type QueryParts } from './query-parts.js';
 import type { QueryProfile } from './schemas.js';
 import type { SolrOutcome } from './solr-client.js';
 import { readShopperRequest, solrRequest } from './solr-request.js';
@@ -60,7 +60,9 @@ export class QueryService {
 
   /**
    * Sends a prepared query to a live node of its cluster (one retry on another); 502/504 when
-   * Solr fails, 503 when the service stops waiting for it at the end of a shutdown's grace.
+   * Solr fails, 504 when the cluster's live nodes are not known within the profile's time-out
+   * (ZooKeeper unreachable), 503 when the service stops waiting for Solr at the end of a
+   * shutdown's grace.
    */
   async send(prepared: PreparedQuery): Promise<string> {
     const { label, profile, evaluation, form, dropped } = prepared;
@@ -68,8 +70,23 @@ export class QueryService {
     if (evaluation.rules.length > 0) metrics.rulesFired.inc({ profile: label }, evaluation.rules.length);
     let nodes: Awaited<ReturnType<QueryParts['nodesOf']>>;
     try {
-      nodes = await this.parts.nodesOf(profile.searchCluster);
+      // Bounded by the profile's time-out: an unreachable ZooKeeper would otherwise hold the
+      // query for the cluster's zkConnectTimeout.
+      nodes = await this.parts.nodesOf(profile.searchCluster, profile.timeoutMs);
     } catch (error) {
+      if (error instanceof LiveNodesTimeout) {
+        metrics.requests.inc({ profile: label, outcome: 'solr-timeout' });
+        throw new AppError(
+          'solr-timeout',
+          `${error.message}: the live Solr nodes of search cluster ${profile.searchCluster} are not known yet`,
+          {
+            details: {
+              cluster: profile.searchCluster,
+              ...(error.zooKeeper === undefined ? {} : { zooKeeper: error.zooKeeper }),
+            },
+          },
+        );
+      }
       metrics.requests.inc({ profile: label, outcome: 'solr-failed' });
       throw new AppError(
         'solr-failed',

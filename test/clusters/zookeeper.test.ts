@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { connectZooKeeper, ZooKeeperError } from '../../src/clusters/zookeeper.js';
 import { eventually } from '../helpers/eventually.js';
@@ -91,5 +93,40 @@ describe('connecting to ZooKeeper', () => {
     await assert.rejects(connectZooKeeper('127.0.0.1:2181/solr/', 1000), (error: unknown) => {
       return error instanceof ZooKeeperError && error.kind === 'invalid-connect-string';
     });
+  });
+
+  it('gives up when its signal is aborted, long before its time-out, and closes the connection', async (t) => {
+    // Accepts and never answers; reading what arrives lets it notice when the client hangs up.
+    const silent = createServer((socket) => socket.resume());
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    t.after(() => silent.close());
+    const address = silent.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const connections = () =>
+      new Promise<number>((resolve) => silent.getConnections((_, count) => resolve(count)));
+    const abandon = new AbortController();
+
+    const connecting = connectZooKeeper(`127.0.0.1:${port}`, 30_000, { signal: abandon.signal });
+    await eventually(async () => (await connections()) === 1, { message: 'the client did not connect' });
+    const started = performance.now();
+    abandon.abort();
+
+    await assert.rejects(connecting, (error: unknown) => {
+      assert.ok(error instanceof ZooKeeperError && error.kind === 'abandoned', String(error));
+      assert.equal(error.message, `gave up connecting to ZooKeeper at 127.0.0.1:${port}`);
+      return true;
+    });
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed < 1000, `gave up after ${Math.round(elapsed)} ms`);
+    await eventually(async () => (await connections()) === 0, {
+      within: 1000,
+      message: 'the connection is still open',
+    });
+    // An aborted signal is not even tried.
+    await assert.rejects(connectZooKeeper(`127.0.0.1:${port}`, 30_000, { signal: abandon.signal }), {
+      name: 'ZooKeeperError',
+    });
+    assert.equal(await connections(), 0);
   });
 });

@@ -3,7 +3,8 @@
 // (as Solr's `echoParams=all` does): an admin creates a profile (a message beside the field
 // first), sends a query through the workbench and sees the rewritten query, the rule that
 // fired, the parameters Solr received and the results; a key is shown once and works until
-// it is revoked; an API client's secret is shown once; a viewer is offered no change.
+// it is revoked; an API client's secret is shown once; a query whose cluster's ZooKeeper cannot
+// be reached says so in the workbench; a viewer is offered no change.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -20,6 +21,7 @@ import {
   startConsoleService,
   startEchoingSolr,
 } from '../helpers/console.js';
+import { freePort } from '../helpers/zookeeper.js';
 
 const skip = browserSkipReason();
 const VIEWER = { username: 'vic', password: 'vic-password-1' };
@@ -185,6 +187,40 @@ test('query profiles: settings, the workbench and keys; API clients', { skip }, 
     await page.getByRole('button', { name: 'Revoke feed importer' }).click();
     await page.getByText('No API client in shop yet.').waitFor();
   });
+
+  await t.test(
+    "the workbench says why a query failed: its cluster's ZooKeeper cannot be reached",
+    async () => {
+      // A SolrCloud whose ZooKeeper is nowhere: the query gives up after the profile's half second.
+      const zooKeeper = `127.0.0.1:${await freePort()}/solr`;
+      for (const [path, body] of [
+        [
+          '/api/apps/shop/searchCluster',
+          { id: 'lost', cloud: true, connectString: zooKeeper, zkConnectTimeout: 30_000 },
+        ],
+        [
+          '/api/apps/shop/query-profiles',
+          { id: 'lost', searchCluster: 'lost', collection: 'products', timeoutMs: 500 },
+        ],
+      ] as const) {
+        const made = await service.admin('POST', path, body);
+        assert.ok(made.status < 300, JSON.stringify(made));
+      }
+      await page.goto(`${service.url}/console/query-profiles?app=shop&profile=lost`);
+      const workbench = page.getByRole('region', { name: 'Workbench of lost' });
+      await workbench.getByLabel("Shopper's query").fill('kettle');
+      await workbench.getByRole('button', { name: 'Send query' }).click();
+      const alert = workbench.getByRole('alert');
+      await alert.waitFor();
+      assert.equal(
+        await alert.textContent(),
+        'The search cluster did not answer in time. ' +
+          `ZooKeeper at ${zooKeeper} could not be reached within 500 ms: ` +
+          'the live Solr nodes of search cluster lost are not known yet (504 solr-timeout)',
+      );
+      await assertAccessible(page, 'query workbench with a failed query');
+    },
+  );
 
   await t.test('a viewer sends queries but is offered no change, and no API clients', async () => {
     await context.clearCookies();

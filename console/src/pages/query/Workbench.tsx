@@ -23,6 +23,15 @@ interface Answer {
   fusion: Fusion;
 }
 
+/**
+ * What the query endpoint's own failures mean, said before the reason it gives (which names the
+ * Solr node, or ZooKeeper when the cluster's live nodes could not be found in time).
+ */
+const LEADS: Record<string, string> = {
+  'solr-timeout': 'The search cluster did not answer in time.',
+  'solr-failed': 'The search cluster could not answer this query.',
+};
+
 const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 export function Workbench({ app, profile }: { app: string; profile: string }) {
@@ -76,7 +85,8 @@ export function Workbench({ app, profile }: { app: string; profile: string }) {
       </form>
       {error && (
         <p className="error" role="alert">
-          {error.status} {error.code}: {error.message}
+          {error.code !== undefined && LEADS[error.code] && <strong>{LEADS[error.code]} </strong>}
+          {error.message} ({error.status} {error.code})
         </p>
       )}
       {fusion && (
