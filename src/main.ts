@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError, describeSettings, loadConfig } from './config.js';
+import { demoCommand } from './demo/demo.js';
 import { PasswordsDiffer, PromptCancelled, readNewPassword } from './password-prompt.js';
 import { setAdminPassword } from './security/admin-credentials.js';
 import { prepareStore, serve } from './server.js';
@@ -17,6 +18,9 @@ Usage:
   searchdeck admin set-password [flags]    set the admin password: asked twice, hidden, on a
                                            terminal; else the first line of standard input,
                                            or --password
+  searchdeck demo --zk <zk> | --solr-url <url> [flags]
+                                           fill a running searchdeck with a shop's search on
+                                           that Solr (searchdeck demo --help for its flags)
   searchdeck --help                        this text
 
 Flags and environment variables (a flag wins over its variable):
@@ -65,6 +69,14 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'admin' && rest[0] === 'set-password') return setPassword(rest.slice(1));
+  if (command === 'demo') {
+    return demoCommand(
+      rest,
+      process.env,
+      (line) => process.stdout.write(`${line}\n`),
+      (line) => process.stderr.write(`${line}\n`),
+    );
+  }
   process.stderr.write(`unknown command: ${argv.join(' ')}\n\n${usage}`);
   return 2;
 }
