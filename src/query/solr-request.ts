@@ -111,7 +111,13 @@ export function solrRequest(
   body.set('q', solr.q);
   for (const fq of solr.fq) body.append('fq', fq);
   for (const bq of solr.bq) body.append('bq', bq);
-  if (solr.elevateIds !== null) body.set('elevateIds', solr.elevateIds);
+  if (solr.elevateIds !== null) {
+    body.set('elevateIds', solr.elevateIds);
+    // Without it Solr elevates only under a sort led by the score: under `price asc` the pinned
+    // documents, found or not by the query, would sit at their price's place. A profile that
+    // names forceElevation itself keeps its choice.
+    if (!body.has('forceElevation')) body.set('forceElevation', 'true');
+  }
   if (solr.excludeIds !== null) body.set('excludeIds', solr.excludeIds);
   body.set('wt', 'json');
   return { body, dropped: [...dropped] };
