@@ -78,23 +78,6 @@ for (const engine of engines) {
       },
     );
 
-    test('asks the nodes with the stored credentials', async (t) => {
-      const { app } = await build(t, engine);
-      const credentials = { username: 'searchdeck', password: 'Sup3r-s3cret-pa55' };
-      const solr = await solrNode(t, { credentials });
-      const root = chroot();
-      await seedSolrCloud(zk.connectString, { chroot: root, liveNodes: [solr.nodeName] });
-      await call(app, 'POST', '/api/searchCluster', {
-        id: 'secured',
-        connectString: `${zk.connectString}${root}`,
-        authConfig: { authType: 'BASIC', ...credentials },
-      });
-      const answer = await call(app, 'GET', '/api/searchCluster/secured/systemInfo?all=true');
-      assert.equal(answer.status, 200, JSON.stringify(answer.body));
-      assert.deepEqual(Object.keys(answer.body), [solr.nodeName]);
-      assert.ok(solr.authorizations.every((header) => header?.startsWith('Basic ')));
-    });
-
     contract('answers 404 in the common body for a node that is not live', async (t) => {
       const { app } = await build(t, engine);
       const solr = await solrNode(t);
@@ -196,31 +179,6 @@ for (const engine of engines) {
         assert.deepEqual(named.body, solr.systemInfo);
       },
     );
-
-    contract('answers the one node of a standalone cluster by its SolrCloud-style name', async (t) => {
-      const { app } = await build(t, engine);
-      const solr = await solrNode(t);
-      await call(app, 'POST', '/api/searchCluster', {
-        id: 'single',
-        cloud: false,
-        connectString: solr.baseUrl,
-      });
-      assert.deepEqual(
-        (await call(app, 'GET', '/api/searchCluster/single/systemInfo')).body,
-        solr.systemInfo,
-      );
-      assert.deepEqual((await call(app, 'GET', '/api/searchCluster/single/systemInfo?all=true')).body, {
-        [solr.nodeName]: solr.systemInfo,
-      });
-      const named = await call(app, 'GET', `/api/searchCluster/single/systemInfo?nodeName=${solr.nodeName}`);
-      assert.deepEqual(named.body, solr.systemInfo);
-      const other = await call(
-        app,
-        'GET',
-        '/api/searchCluster/single/systemInfo?nodeName=10.0.0.1:8983_solr',
-      );
-      assert.equal(other.status, 404);
-    });
 
     test('reaches a cluster only through its app, and answers Kerberos as not supported', async (t) => {
       const { app } = await build(t, engine);
