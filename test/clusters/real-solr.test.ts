@@ -3,7 +3,8 @@
 // what the HTTP fakes of the other files in this folder only play. The shared cluster may gain
 // nodes from other files while this one runs, so answers are checked for the nodes they must
 // hold, never for the exact set. One test adds a node of its own and stops it; one adds a user
-// to Solr's security and removes it again.
+// to Solr's security and removes it again. Its time is mostly the run's Solr start (10 to 30 s)
+// when it is the first file to ask for it; the tests themselves take about 10 s.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
