@@ -8,6 +8,9 @@ type FailedProbe = Extract<SystemInfoResult, { ok: false }>;
 // Enough to see a pattern in a failure message without flooding it.
 const FAILURES_SHOWN = 3;
 
+// Answers that end the search: a cluster's nodes share one security setup, so the others would answer the same.
+const REFUSALS: ReadonlySet<FailedProbe['failure']> = new Set(['credentials-rejected', 'forbidden']);
+
 /** The node that answered, and what it answered. */
 export interface AnsweringNode {
   baseUrl: string;
@@ -16,7 +19,8 @@ export interface AnsweringNode {
 
 /**
  * Step 4: asks the nodes at `baseUrls`, in order, until one answers as Solr or the deadline
- * passes; rejected credentials end the search, since a cluster's nodes share one security setup.
+ * passes; a node that refuses the credentials (401 or 403) ends the search, since a cluster's
+ * nodes share one security setup.
  * Throws an Error whose message says why none answered.
  */
 export async function probeSolrNodes(
@@ -40,9 +44,22 @@ export async function probeSolrNodes(
       };
     }
     failures.push(`${redactUrl(baseUrl)}: ${explain(result, authConfig)}`);
-    if (result.failure === 'credentials-rejected') break;
+    if (REFUSALS.has(result.failure)) {
+      throw new Error(refused(failures, baseUrls.length - failures.length));
+    }
   }
   throw new Error(summarize(failures, baseUrls.length, budgetMs));
+}
+
+/** A node refused the credentials: that is the cause, said first; nodes that did not answer before it follow. */
+function refused(failures: string[], notAsked: number): string {
+  const refusal = failures.at(-1)!;
+  const others =
+    notAsked > 0 ? ` (${notAsked} more live node(s) not asked: they share its security setup)` : '';
+  const earlier = failures.slice(0, -1);
+  if (earlier.length === 0) return `${refusal}${others}`;
+  const more = earlier.length > FAILURES_SHOWN ? `; and ${earlier.length - FAILURES_SHOWN} more` : '';
+  return `${refusal}${others}; before it, ${earlier.length} node(s) did not answer: ${earlier.slice(0, FAILURES_SHOWN).join('; ')}${more}`;
 }
 
 function explain(failure: FailedProbe, authConfig: AuthConfig): string {
@@ -51,6 +68,11 @@ function explain(failure: FailedProbe, authConfig: AuthConfig): string {
       return authConfig.authType === 'BASIC'
         ? `${failure.message} of user '${authConfig.username ?? ''}': check the username and password`
         : `${failure.message}: the node requires credentials and none are configured`;
+    case 'forbidden':
+      // Solr authenticated the user: what to check is its roles, not its password.
+      return authConfig.authType === 'BASIC'
+        ? `Solr refused user '${authConfig.username ?? ''}' (HTTP 403): its credentials were accepted, but its roles do not permit /admin/info/system (Solr's permission config-read, or all)`
+        : `Solr refused a request without credentials (HTTP 403): the node requires credentials and none are configured`;
     case 'nothing-listening':
       return `${failure.message} (is Solr running there?)`;
     case 'not-solr':

@@ -19,6 +19,7 @@ export type SolrProbeFailure =
   | 'unknown-host'
   | 'timeout'
   | 'credentials-rejected'
+  | 'forbidden'
   | 'not-solr'
   | 'http-error'
   | 'connection-failed';
@@ -27,7 +28,7 @@ export type SystemInfoResult =
   | { ok: true; info: SolrSystemInfo }
   | { ok: false; failure: SolrProbeFailure; status?: number; message: string };
 
-// A system-info answer is a few KiB; anything far bigger is not one.
+// A system-info answer is some KiB (15 from Solr 9.10.1, most of it the class path); far bigger is not one.
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
@@ -113,13 +114,17 @@ function interpret(
   contentType: string | undefined,
   body: Buffer | undefined,
 ): SystemInfoResult {
-  if (status === 401 || status === 403) {
+  if (status === 401) {
     return {
       ok: false,
       failure: 'credentials-rejected',
       status,
-      message: `Solr rejected the credentials (HTTP ${status})`,
+      message: 'Solr rejected the credentials (HTTP 401)',
     };
+  }
+  // Solr answers 403 to a user it authenticated whose roles do not permit the request.
+  if (status === 403) {
+    return { ok: false, failure: 'forbidden', status, message: 'Solr refused the request (HTTP 403)' };
   }
   if (status === 404) {
     return { ok: false, failure: 'not-solr', status, message: 'HTTP 404: no Solr answers at this path' };

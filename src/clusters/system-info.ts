@@ -85,7 +85,7 @@ export async function nodeSystemInfo(
   }
 }
 
-/** Every node at once, each within what is left of the budget; any that does not answer fails the step. */
+/** Every node at once, each within what is left of the budget; any that does not answer (or refuses) fails the step. */
 async function askEvery(
   live: LiveNode[],
   ask: (nodes: LiveNode[]) => ReturnType<typeof probeSolrNodes>,
@@ -101,7 +101,7 @@ async function askEvery(
   if (failures.length > 0) {
     const more = failures.length > FAILURES_SHOWN ? `; and ${failures.length - FAILURES_SHOWN} more` : '';
     throw new Error(
-      `${failures.length} of the ${live.length} live Solr nodes did not answer: ${failures.slice(0, FAILURES_SHOWN).join('; ')}${more}`,
+      `${failures.length} of the ${live.length} live Solr nodes gave no system information: ${failures.slice(0, FAILURES_SHOWN).join('; ')}${more}`,
     );
   }
   return { value: nodes, message: `all ${live.length} live Solr node(s) answered` };

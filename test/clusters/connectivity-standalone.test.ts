@@ -18,24 +18,6 @@ function messageOf(result: { ok: boolean; message?: string }): string {
 }
 
 describe('the connectivity check of a standalone Solr node', () => {
-  it('passes with only the Solr step when the node answers', async (t) => {
-    const solr = await solrNode(t);
-
-    const result = await checkConnectivity(standaloneSettings(solr.baseUrl));
-
-    assert.equal(result.ok, true, JSON.stringify(result));
-    assert.deepEqual(
-      result.steps.map(({ step, ok }) => [step, ok]),
-      [['solr-node', true]],
-    );
-  });
-
-  it('accepts a base URL with a trailing slash', async (t) => {
-    const solr = await solrNode(t);
-
-    assert.equal((await checkConnectivity(standaloneSettings(`${solr.baseUrl}/`))).ok, true);
-  });
-
   it('answers cluster-unreachable saying nothing listens when the port is closed', async () => {
     const port = await freePort();
 
@@ -52,25 +34,6 @@ describe('the connectivity check of a standalone Solr node', () => {
 
     assert.equal(result.ok || result.code, 'cluster-unreachable');
     assert.match(messageOf(result), /is not Solr's system info/);
-  });
-
-  it('answers cluster-unreachable when the path has no Solr behind it', async (t) => {
-    const solr = await solrNode(t);
-
-    const result = await checkConnectivity(standaloneSettings(`http://127.0.0.1:${solr.port}/search`));
-
-    assert.match(messageOf(result), /HTTP 404: no Solr answers at this path/);
-  });
-
-  it('says credentials are missing when the node asks for them and none are configured', async (t) => {
-    const solr = await solrNode(t, { credentials: { username: 'searchdeck', password: PASSWORD } });
-
-    const result = await checkConnectivity(standaloneSettings(solr.baseUrl));
-
-    assert.match(
-      messageOf(result),
-      /Solr rejected the credentials \(HTTP 401\): the node requires credentials/,
-    );
   });
 
   it('gives up on a node that never answers within zkConnectTimeout', async (t) => {
@@ -108,15 +71,6 @@ describe('the connectivity check of a standalone Solr node', () => {
 });
 
 describe('listing the node of a standalone Solr', () => {
-  it('reports the node live when it answers', async (t) => {
-    const solr = await solrNode(t);
-
-    assert.deepEqual(await listNodes(standaloneSettings(solr.baseUrl)), {
-      ok: true,
-      nodes: [{ name: solr.nodeName, baseUrl: solr.baseUrl, state: 'live' }],
-    });
-  });
-
   it('reports the node down when nothing listens', async () => {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}/solr`;
