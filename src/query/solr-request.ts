@@ -111,7 +111,12 @@ export function solrRequest(
   body.set('q', solr.q);
   for (const fq of solr.fq) body.append('fq', fq);
   for (const bq of solr.bq) body.append('bq', bq);
-  if (solr.elevateIds !== null) body.set('elevateIds', solr.elevateIds);
+  if (solr.elevateIds !== null) {
+    body.set('elevateIds', solr.elevateIds);
+    // Pins come first whatever the sort: without it the elevation component puts them first only
+    // when the sort begins with the score, and a shopper's `sort=price asc` scatters them.
+    body.set('forceElevation', 'true');
+  }
   if (solr.excludeIds !== null) body.set('excludeIds', solr.excludeIds);
   body.set('wt', 'json');
   return { body, dropped: [...dropped] };

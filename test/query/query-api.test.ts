@@ -176,6 +176,7 @@ for (const engine of engines) {
       assert.deepEqual(params.getAll('fq'), ['-id:("P3")']);
       assert.deepEqual(params.getAll('bq'), ['brand:"acme"^10', '(*:* -condition:"used")^2']);
       assert.equal(params.get('elevateIds'), 'P9');
+      assert.equal(params.get('forceElevation'), 'true', 'pins first whatever the sort');
       assert.equal(params.get('excludeIds'), 'P3');
       assert.equal(params.get('rows'), '5');
       assert.equal(params.get('defType'), 'edismax');
