@@ -9,7 +9,12 @@ import type { QueryProfile } from './schemas.js';
 import type { SolrOutcome } from './solr-client.js';
 import { readShopperRequest, solrRequest } from './solr-request.js';
 
-const ATTEMPTS = 2;
+/**
+ * Nodes a query is tried on. A node without a replica of the collection forwards the query to
+ * one that has one, and fails while that one stops; the next node in the round may be the one
+ * stopping, so a third gets a chance to answer.
+ */
+const ATTEMPTS = 3;
 
 /** A shopper's query read, its profile found and its rules evaluated: ready for Solr. */
 export interface PreparedQuery {
@@ -132,8 +137,9 @@ export class QueryService {
       }
       metrics.nodeFailures.inc({ cluster: profile.searchCluster, node: node.name, kind: outcome.kind });
       failure = { node: node.name, outcome };
-      // Solr refused the request itself (4xx): another node would refuse it too.
-      if (outcome.kind === 'refused' && outcome.status !== undefined && outcome.status < 500) break;
+      // Solr refused the request itself (400): another node would refuse it too. Other refusals
+      // may be the node's: a node forwarding to one that is stopping relays its 401 or 503.
+      if (outcome.kind === 'refused' && outcome.status === 400) break;
     }
     metrics.solrSeconds.observe({ profile: label }, (performance.now() - started) / 1000);
     const { node, outcome } = failure!;

@@ -38,10 +38,12 @@ for (const engine of engines) {
         profile?: Record<string, unknown>;
         cluster?: Record<string, unknown>;
         zk?: Pick<ZooKeeperServer, 'connectString'>;
+        nodes?: number;
       } = {},
     ) {
       const ensemble = options.zk ?? zk;
-      const nodes = [await startSelectSolr(), await startSelectSolr()];
+      const nodes: SelectSolr[] = [];
+      for (let i = 0; i < (options.nodes ?? 2); i++) nodes.push(await startSelectSolr());
       t.after(() => Promise.all(nodes.map((node) => node.close())));
       const chroot = `/q${engine}${chroots++}`;
       await seedSolrCloud(ensemble.connectString, {
@@ -176,6 +178,7 @@ for (const engine of engines) {
       assert.deepEqual(params.getAll('fq'), ['-id:("P3")']);
       assert.deepEqual(params.getAll('bq'), ['brand:"acme"^10', '(*:* -condition:"used")^2']);
       assert.equal(params.get('elevateIds'), 'P9');
+      assert.equal(params.get('forceElevation'), 'true', 'pins first whatever the sort');
       assert.equal(params.get('excludeIds'), 'P3');
       assert.equal(params.get('rows'), '5');
       assert.equal(params.get('defType'), 'edismax');
@@ -407,6 +410,36 @@ for (const engine of engines) {
         assert.match(silent.body.details.node, /_solr$/);
       },
     );
+
+    contract("a query is tried on up to three nodes; only Solr's 400 is the request's fault", async (t) => {
+      const { nodes, query } = await setUp(t, { nodes: 4 });
+      // A node relays 401 or 503 while the node it forwards to stops: the next nodes are tried.
+      nodes[0]!.mode = 'unauthorized';
+      nodes[1]!.mode = 'unauthorized';
+      nodes[2]!.mode = 'down';
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await query('q=a')).status);
+      // One query per starting node of the round: only the one starting just past the answering
+      // node meets three failing nodes, whatever the order of the live nodes.
+      assert.deepEqual(statuses.sort(), [200, 200, 200, 502]);
+      assert.equal(nodes[3]!.received.length, 3);
+      assert.equal(
+        nodes.reduce((sum, n) => sum + n.received.length, 0),
+        1 + 2 + 3 + 3,
+      );
+      for (const node of nodes) {
+        node.mode = 'error';
+        node.received.length = 0;
+      }
+      const refused = await query('q=a');
+      assert.equal(refused.status, 502);
+      assert.equal(refused.body.details.status, 400);
+      assert.equal(
+        nodes.reduce((sum, n) => sum + n.received.length, 0),
+        1,
+        "Solr's 400 is not tried on another node",
+      );
+    });
 
     contract('a node leaving /live_nodes stops receiving queries within a second', async (t) => {
       const { app, nodes, chroot, query } = await setUp(t);

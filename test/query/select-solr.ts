@@ -8,8 +8,11 @@ export interface SelectSolr {
   baseUrl: string;
   /** The form parameters of every select request, in order. */
   received: URLSearchParams[];
-  /** `ok`, `down` (answers 503), `error` (answers Solr's 400), or `silent` (never answers). */
-  mode: 'ok' | 'down' | 'error' | 'silent';
+  /**
+   * `ok`, `down` (answers 503), `error` (answers Solr's 400), `unauthorized` (answers 401, as a
+   * node relays it when the node it forwards to is stopping), or `silent` (never answers).
+   */
+  mode: 'ok' | 'down' | 'error' | 'unauthorized' | 'silent';
   close(): Promise<void>;
 }
 
@@ -24,6 +27,10 @@ export async function startSelectSolr(): Promise<SelectSolr> {
       if (state.mode === 'silent') return;
       if (state.mode === 'down') {
         response.writeHead(503, { 'content-type': 'text/html' }).end('<h2>Service Unavailable</h2>');
+        return;
+      }
+      if (state.mode === 'unauthorized') {
+        response.writeHead(401, { 'content-type': 'text/html' }).end('<h2>HTTP ERROR 401</h2>');
         return;
       }
       if (state.mode === 'error') {
