@@ -14,6 +14,7 @@ export const errorCodes = {
   'cluster-unreachable': 400,
   'not-a-solr-cluster': 400,
   'not-supported': 400,
+  'solr-rejected': 400,
   unauthorized: 401,
   forbidden: 403,
   'not-found': 404,

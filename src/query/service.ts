@@ -143,6 +143,20 @@ export class QueryService {
     }
     metrics.solrSeconds.observe({ profile: label }, (performance.now() - started) / 1000);
     const { node, outcome } = failure!;
+    if (outcome.kind === 'refused' && outcome.status === 400) {
+      // Solr found the request itself wrong (a sort on an unknown field, a bound its type cannot
+      // read): what the shopper sent, or the profile's defaults with it, not a failure of Solr.
+      metrics.requests.inc({ profile: label, outcome: 'solr-rejected' });
+      throw new AppError('solr-rejected', `Solr refused the query: ${outcome.detail}`, {
+        details: {
+          node,
+          cluster: profile.searchCluster,
+          collection: profile.collection,
+          status: outcome.status,
+          solr: outcome.detail,
+        },
+      });
+    }
     const timeout = outcome.kind === 'timeout';
     metrics.requests.inc({ profile: label, outcome: timeout ? 'solr-timeout' : 'solr-failed' });
     const what =

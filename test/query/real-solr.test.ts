@@ -409,19 +409,19 @@ for (const engine of engines) {
       }
     });
 
-    contract("Solr refusing a query: 502 with Solr's own message, not retried, no trace", async (t) => {
+    contract("Solr refusing a query: 400 with Solr's own message, not retried, no trace", async (t) => {
       const { app, query } = await setUp(t, engine);
-      const answer = await query({ q: 'kettle', sort: 'nope asc' }, 502);
+      const answer = await query({ q: 'kettle', sort: 'nope asc' }, 400);
       const reference = await selectDirect(solr, { q: 'kettle', sort: 'nope asc' });
       assert.equal(reference.status, 400);
       const solrMessage = (reference.body as { error: { msg: string } }).error.msg;
       assert.match(solrMessage, /nope/);
-      assert.equal(answer.body.code, 'solr-failed');
-      assert.equal(answer.body.status, 502);
+      assert.equal(answer.body.code, 'solr-rejected');
+      assert.equal(answer.body.status, 400);
       assert.equal(answer.body.details.solr, solrMessage);
       assert.equal(answer.body.details.status, 400);
       assert.equal(answer.body.details.collection, solr.collection);
-      assert.match(answer.body.message, /^Solr node \S+_solr answered HTTP 400$/);
+      assert.equal(answer.body.message, `Solr refused the query: ${solrMessage}`);
       assert.doesNotMatch(JSON.stringify(answer.body), /org\.apache|Exception|trace/);
       const metrics = await app.inject({ url: '/metrics', headers: { authorization: adminAuth } });
       // One node asked: another would refuse it too.
@@ -432,7 +432,7 @@ for (const engine of engines) {
       );
       assert.match(
         metrics.body,
-        /searchdeck_query_requests_total\{profile="shop\/web",outcome="solr-failed"\} 1/,
+        /searchdeck_query_requests_total\{profile="shop\/web",outcome="solr-rejected"\} 1/,
       );
     });
 
@@ -569,7 +569,8 @@ for (const engine of engines) {
       const exclusive = foundBy(await query({ q: '', fq: 'price:{7.99 TO 9.99}', rows: '0' }));
       assert.ok(exclusive < inclusive, 'exclusive bounds stay exclusive when quoted');
       // Quoted, a bound is still read by the field's type: Solr's message for a word as a price.
-      const word = await query({ q: '', fq: 'price:[abc TO *]' }, 502);
+      const word = await query({ q: '', fq: 'price:[abc TO *]' }, 400);
+      assert.equal(word.body.code, 'solr-rejected');
       assert.equal(word.body.details.status, 400);
       assert.match(word.body.details.solr, /abc/);
       // What the grammar does not take never reaches Solr.

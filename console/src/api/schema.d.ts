@@ -1792,7 +1792,7 @@ export interface components {
             message: string;
             path: string;
             /** @enum {unknown} */
-            code: "malformed-json" | "malformed-request" | "invalid-parameter" | "invalid-body" | "limit-exceeded" | "cluster-unreachable" | "not-a-solr-cluster" | "not-supported" | "unauthorized" | "forbidden" | "not-found" | "method-not-allowed" | "request-timeout" | "conflict" | "payload-too-large" | "unsupported-media-type" | "too-many-requests" | "headers-too-large" | "internal-error" | "solr-failed" | "not-ready" | "unavailable" | "solr-timeout";
+            code: "malformed-json" | "malformed-request" | "invalid-parameter" | "invalid-body" | "limit-exceeded" | "cluster-unreachable" | "not-a-solr-cluster" | "not-supported" | "solr-rejected" | "unauthorized" | "forbidden" | "not-found" | "method-not-allowed" | "request-timeout" | "conflict" | "payload-too-large" | "unsupported-media-type" | "too-many-requests" | "headers-too-large" | "internal-error" | "solr-failed" | "not-ready" | "unavailable" | "solr-timeout";
             errors?: {
                 field: string;
                 message: string;

@@ -30,6 +30,7 @@ interface Answer {
 const LEADS: Record<string, string> = {
   'solr-timeout': 'The search cluster did not answer in time.',
   'solr-failed': 'The search cluster could not answer this query.',
+  'solr-rejected': 'The search cluster refused this query.',
 };
 
 const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
