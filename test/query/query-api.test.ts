@@ -384,7 +384,7 @@ for (const engine of engines) {
     );
 
     contract(
-      'a failing node → the other node; all down → 502; Solr refusing → 502 with its message; silence → 504',
+      'a failing node → the other node; all down → 502; Solr refusing → 400 with its message; silence → 504',
       async (t) => {
         const { nodes, query } = await setUp(t, { profile: { timeoutMs: 300 } });
         nodes[0]!.mode = 'down';
@@ -399,7 +399,8 @@ for (const engine of engines) {
         nodes[0]!.mode = 'error';
         nodes[1]!.mode = 'error';
         const refused = await query('q=a');
-        assert.equal(refused.status, 502);
+        assert.equal(refused.status, 400);
+        assert.equal(refused.body.code, 'solr-rejected');
         assert.equal(refused.body.details.solr, 'undefined field nope');
         assert.doesNotMatch(JSON.stringify(refused.body), /SolrException/);
         nodes[0]!.mode = 'silent';
@@ -432,7 +433,7 @@ for (const engine of engines) {
         node.received.length = 0;
       }
       const refused = await query('q=a');
-      assert.equal(refused.status, 502);
+      assert.equal(refused.status, 400);
       assert.equal(refused.body.details.status, 400);
       assert.equal(
         nodes.reduce((sum, n) => sum + n.received.length, 0),
