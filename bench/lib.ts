@@ -137,17 +137,8 @@ export function rssMiB(pid: number): number {
   return Math.round(kb / 1024);
 }
 
-/** Deterministic pseudo-random numbers (mulberry32), so data sets are the same every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic pseudo-random numbers, so data sets are the same every run. */
+export { seededRandom } from '../src/demo/seeded-random.js';
 
 /** A markdown table of load results, with each row's throughput relative to the baseline row. */
 export function loadTable(results: LoadResult[], baseline?: LoadResult): string {

@@ -3,6 +3,8 @@
 // are chosen for the examples: "laptop" and "notebook" are different products (a synonym
 // changes what is found), brands and categories are exact values rules can name.
 
+import { seededRandom } from './seeded-random.js';
+
 /** A product as the products configset stores it (solr/configsets/products). */
 export interface Product {
   id: string;
@@ -64,7 +66,7 @@ export const STYLES = ['compact', 'classic', 'pro', 'mini', 'smart', 'travel', '
 
 /** Products `P00001`, `P00002`, …: `count` of them, from `seed`. */
 export function* sampleCatalog(count: number, seed = 1): Generator<Product> {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   for (let i = 1; i <= count; i++) {
     const category = pick(CATEGORIES);
@@ -89,16 +91,4 @@ export function* sampleCatalog(count: number, seed = 1): Generator<Product> {
 
 function capitalised(words: string): string {
   return words.replace(/\b\w/g, (c) => c.toUpperCase());
-}
-
-/** A small, fast, seeded generator (Mulberry32): the same numbers for the same seed everywhere. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

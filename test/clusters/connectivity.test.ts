@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { checkConnectivity, listNodes } from '../../src/clusters/connectivity.js';
 import { cloudSettings } from '../helpers/cluster-settings.js';
 import { eventually } from '../helpers/eventually.js';
 import { type FakeSolr, type FakeSolrOptions, startFakeSolr } from '../helpers/fake-solr.js';
+import { silentServer } from '../helpers/silent-server.js';
 import { seedSolrCloud } from '../helpers/solr-cloud-layout.js';
 import { freePort, startZooKeeper, type ZooKeeperServer, zooKeeperSkipReason } from '../helpers/zookeeper.js';
 
@@ -144,13 +143,7 @@ describe('the connectivity check of an unreachable ZooKeeper', () => {
   });
 
   it('gives up on a server that accepts connections but never answers, and closes the connection', async (t) => {
-    // Reading (and ignoring) what arrives lets the server notice when the client hangs up.
-    const silent = createServer((socket) => socket.resume());
-    silent.listen(0, '127.0.0.1');
-    await once(silent, 'listening');
-    t.after(() => silent.close());
-    const address = silent.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
+    const { port, server: silent } = await silentServer(t);
     const started = performance.now();
 
     const result = await checkConnectivity(cloudSettings(`127.0.0.1:${port}`, { zkConnectTimeout: 500 }));

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { connectZooKeeper, ZooKeeperError } from '../../src/clusters/zookeeper.js';
 import { eventually } from '../helpers/eventually.js';
+import { silentServer } from '../helpers/silent-server.js';
 import { seedSolrCloud } from '../helpers/solr-cloud-layout.js';
 import { startZooKeeper, type ZooKeeperServer, zooKeeperSkipReason } from '../helpers/zookeeper.js';
 
@@ -96,13 +95,7 @@ describe('connecting to ZooKeeper', () => {
   });
 
   it('gives up when its signal is aborted, long before its time-out, and closes the connection', async (t) => {
-    // Accepts and never answers; reading what arrives lets it notice when the client hangs up.
-    const silent = createServer((socket) => socket.resume());
-    silent.listen(0, '127.0.0.1');
-    await once(silent, 'listening');
-    t.after(() => silent.close());
-    const address = silent.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
+    const { port, server: silent } = await silentServer(t);
     const connections = () =>
       new Promise<number>((resolve) => silent.getConnections((_, count) => resolve(count)));
     const abandon = new AbortController();
