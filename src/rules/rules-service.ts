@@ -125,7 +125,7 @@ export class RulesService {
     id: string,
     historyId: string,
     ifMatch?: string,
-  ): Promise<AnsweredRule & { recreated: boolean }> {
+  ): Promise<AnsweredRule> {
     const change = await this.write(
       db,
       actor,
@@ -140,7 +140,7 @@ export class RulesService {
       }),
     );
     await this.followLive(change);
-    return { ...(await this.answer(db, change.stored)), recreated: change.recreated };
+    return this.answer(db, change.stored);
   }
 
   startBulk(db: Kysely<Database>, actor: Actor, request: BulkRequest): Promise<{ operationId: string }> {

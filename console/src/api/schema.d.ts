@@ -1669,6 +1669,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/query-rewrites/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A query rewrite's history, newest first: its versions to restore
+         * @description The events of the rewrite (also of one removed since), as `GET /api/history?object=rewrite:{id}` lists them: `after` is the rewrite as each change left it, `before` as it was. Each event id can be given to the restore.
+         */
+        get: operations["listQueryRewriteHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/query-rewrites/{id}/history/{historyId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a query rewrite to the content one of its history events recorded (as staging)
+         * @description The staging content the event recorded (the rewrite as the event left it, or as it was when the event removed it) becomes the rewrite's staging again, never marked for deletion; live is untouched until the rewrite is published. A removed rewrite is created again with its id, as a draft. `If-Match` (lastModified or ETag) as for PUT. Recorded in the history as `restore-version`.
+         */
+        post: operations["restoreQueryRewriteVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/query-rewrites/bulk": {
         parameters: {
             query?: never;
@@ -1768,6 +1808,46 @@ export interface paths {
         put?: never;
         /** Restore a query rewrite */
         post: operations["restoreQueryRewriteInStudio"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studios/{studioId}/query-rewrites/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A query rewrite's history, newest first: its versions to restore
+         * @description The events of the rewrite (also of one removed since), as `GET /api/history?object=rewrite:{id}` lists them: `after` is the rewrite as each change left it, `before` as it was. Each event id can be given to the restore.
+         */
+        get: operations["listQueryRewriteHistoryInStudio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studios/{studioId}/query-rewrites/{id}/history/{historyId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a query rewrite to the content one of its history events recorded (as staging)
+         * @description The staging content the event recorded (the rewrite as the event left it, or as it was when the event removed it) becomes the rewrite's staging again, never marked for deletion; live is untouched until the rewrite is published. A removed rewrite is created again with its id, as a draft. `If-Match` (lastModified or ETag) as for PUT. Recorded in the history as `restore-version`.
+         */
+        post: operations["restoreQueryRewriteVersionInStudio"];
         delete?: never;
         options?: never;
         head?: never;
@@ -12280,6 +12360,125 @@ export interface operations {
             409: components["responses"]["Conflict"];
         };
     };
+    listQueryRewriteHistory: {
+        parameters: {
+            query?: {
+                /** @description Zero-based. */
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["HistoryEvent"][];
+                        page: {
+                            size: number;
+                            number: number;
+                            totalElements: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    restoreQueryRewriteVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @example 5e1d7c5a-3f8b-4d0e-9a6c-2b7f0e4d1c93 */
+                historyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        creationDate: string;
+                        lastModifiedBy: string;
+                        /** Format: date-time */
+                        lastModified: string;
+                        published: boolean;
+                        /** @enum {unknown} */
+                        publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
+                        markedForDeletion: boolean;
+                        /** @enum {unknown} */
+                        type: "synonym" | "misspelling" | "phrase" | "headTail" | "removeWords";
+                        description: string;
+                        tags: string[];
+                        effectiveStart: string | null;
+                        effectiveEnd: string | null;
+                        /** @description Marked for deletion at the next publish. */
+                        deleted: boolean;
+                        /** @description Set: one-way input → synonyms. */
+                        input?: string | null;
+                        synonyms?: string[];
+                        misspelling?: string;
+                        correction?: string;
+                        phrase?: string;
+                        boost?: number;
+                        query?: string;
+                        head?: string;
+                        words?: string[];
+                        liveContent: {
+                            /** @enum {unknown} */
+                            type: "synonym" | "misspelling" | "phrase" | "headTail" | "removeWords";
+                            description: string;
+                            tags: string[];
+                            effectiveStart: string | null;
+                            effectiveEnd: string | null;
+                            /** @description Marked for deletion at the next publish. */
+                            deleted: boolean;
+                            /** @description Set: one-way input → synonyms. */
+                            input?: string | null;
+                            synonyms?: string[];
+                            misspelling?: string;
+                            correction?: string;
+                            phrase?: string;
+                            boost?: number;
+                            query?: string;
+                            head?: string;
+                            words?: string[];
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
     bulkQueryRewrites: {
         parameters: {
             query?: never;
@@ -12939,6 +13138,135 @@ export interface operations {
             header?: never;
             path: {
                 id: string;
+                /**
+                 * @description The studio; it must be the token’s own
+                 * @example shop
+                 */
+                studioId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        creationDate: string;
+                        lastModifiedBy: string;
+                        /** Format: date-time */
+                        lastModified: string;
+                        published: boolean;
+                        /** @enum {unknown} */
+                        publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
+                        markedForDeletion: boolean;
+                        /** @enum {unknown} */
+                        type: "synonym" | "misspelling" | "phrase" | "headTail" | "removeWords";
+                        description: string;
+                        tags: string[];
+                        effectiveStart: string | null;
+                        effectiveEnd: string | null;
+                        /** @description Marked for deletion at the next publish. */
+                        deleted: boolean;
+                        /** @description Set: one-way input → synonyms. */
+                        input?: string | null;
+                        synonyms?: string[];
+                        misspelling?: string;
+                        correction?: string;
+                        phrase?: string;
+                        boost?: number;
+                        query?: string;
+                        head?: string;
+                        words?: string[];
+                        liveContent: {
+                            /** @enum {unknown} */
+                            type: "synonym" | "misspelling" | "phrase" | "headTail" | "removeWords";
+                            description: string;
+                            tags: string[];
+                            effectiveStart: string | null;
+                            effectiveEnd: string | null;
+                            /** @description Marked for deletion at the next publish. */
+                            deleted: boolean;
+                            /** @description Set: one-way input → synonyms. */
+                            input?: string | null;
+                            synonyms?: string[];
+                            misspelling?: string;
+                            correction?: string;
+                            phrase?: string;
+                            boost?: number;
+                            query?: string;
+                            head?: string;
+                            words?: string[];
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    listQueryRewriteHistoryInStudio: {
+        parameters: {
+            query?: {
+                /** @description Zero-based. */
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /**
+                 * @description The studio; it must be the token’s own
+                 * @example shop
+                 */
+                studioId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["HistoryEvent"][];
+                        page: {
+                            size: number;
+                            number: number;
+                            totalElements: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    restoreQueryRewriteVersionInStudio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @example 5e1d7c5a-3f8b-4d0e-9a6c-2b7f0e4d1c93 */
+                historyId: string;
                 /**
                  * @description The studio; it must be the token’s own
                  * @example shop
