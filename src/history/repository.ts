@@ -47,6 +47,20 @@ export async function selectEvents(
     .execute();
 }
 
+/** The newest selected event that recorded its object itself (a `before` or an `after`). */
+export async function selectLatestRecorded(
+  db: Kysely<Database>,
+  selection: EventSelection,
+): Promise<HistoryEventRow | undefined> {
+  return selected(db, selection)
+    .selectAll()
+    .where((eb) => eb.or([eb('before', 'is not', null), eb('after', 'is not', null)]))
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 export async function countEvents(db: Kysely<Database>, selection: EventSelection): Promise<number> {
   const row = await selected(db, selection)
     .select((eb) => eb.fn.countAll<string | number>().as('count'))

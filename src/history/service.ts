@@ -12,6 +12,7 @@ import {
   insertEvent,
   selectEvent,
   selectEvents,
+  selectLatestRecorded,
 } from './repository.js';
 import type { HistoryEvent, HistoryEventCreateType, HistoryQueryType } from './schemas.js';
 
@@ -25,6 +26,8 @@ export interface ChangeEvent {
   summary: string;
   before?: unknown;
   after?: unknown;
+  /** What else the change needs said (a restore: the event whose content it brought back). */
+  data?: unknown;
   /** When the change happened; now when not given. */
   at?: Date | undefined;
 }
@@ -61,7 +64,7 @@ export async function recordChange(trx: Kysely<Database>, event: ChangeEvent): P
     summary: event.summary,
     before: json(event.before),
     after: json(event.after),
-    data: null,
+    data: json(event.data),
   });
 }
 
@@ -137,6 +140,19 @@ export async function getEvent(db: Kysely<Database>, id: string): Promise<Histor
   const row = await selectEvent(db, id);
   if (!row) throw new NotFoundError(`no history event ${id}`);
   return toEvent(row);
+}
+
+/**
+ * The newest event of `object` at or after `from` that recorded the object itself (as it
+ * was, or became): what tells whose an object no longer stored was.
+ */
+export async function latestRecordOf(
+  db: Kysely<Database>,
+  object: string,
+  from: Date,
+): Promise<HistoryEvent | undefined> {
+  const row = await selectLatestRecorded(db, { object, from: from.toISOString() });
+  return row && toEvent(row);
 }
 
 const PRUNE_BATCH = 1000;

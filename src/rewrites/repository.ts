@@ -56,6 +56,21 @@ export async function insertRewrite(db: Kysely<Database>, rewrite: StoredRewrite
   await insertWords(db, rewrite);
 }
 
+/**
+ * Inserts a rewrite unless one of its id exists: false then, and nothing written. No error is
+ * raised, so the caller's transaction stays usable (two restores of one removed rewrite).
+ */
+export async function insertRewriteIfAbsent(db: Kysely<Database>, rewrite: StoredRewrite): Promise<boolean> {
+  const result = await db
+    .insertInto('query_rewrite')
+    .values(rewriteRow(rewrite))
+    .onConflict((oc) => oc.column('id').doNothing())
+    .executeTakeFirst();
+  if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
+  await insertWords(db, rewrite);
+  return true;
+}
+
 /** Replaces a rewrite when its lastModified is still `expectedLastModified`; false when another write came first. */
 export async function updateRewrite(
   db: Kysely<Database>,

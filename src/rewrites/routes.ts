@@ -4,8 +4,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
+import { HistoryPage } from '../history/schemas.js';
 import type { Area, TypedApp } from '../http/area.js';
 import { NoContent } from '../http/schemas.js';
+import { PageNumber, PageSize } from '../listing/page.js';
 import { actorOf, requireBearer, type StudioCredentials } from '../oauth/bearer-auth.js';
 import type { Database } from '../storage/schema.js';
 import { normaliseRewriteListingSyntax } from './listing.js';
@@ -22,7 +24,13 @@ import { type LiveChangeListener, REWRITE_ACTIONS, RewritesService } from './ser
 
 const tags = ['rewrites'];
 const errors = Object.fromEntries([400, 401, 403, 404, 409].map((status) => [status, Type.Ref('ErrorBody')]));
-const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+const RewriteIdParam = Type.String({ minLength: 1, maxLength: 200 });
+const IdParams = Type.Object({ id: RewriteIdParam });
+const HistoryEventParams = Type.Object({
+  id: RewriteIdParam,
+  historyId: Type.String({ minLength: 1, maxLength: 64, examples: ['5e1d7c5a-3f8b-4d0e-9a6c-2b7f0e4d1c93'] }),
+});
+const HistoryPaging = Type.Object({ page: PageNumber, size: PageSize });
 
 export interface RewritesAreaOptions {
   /** Called after a commit that changed a studio's live rewrites (evaluation rebuilds its index). */
@@ -174,6 +182,49 @@ function rewritesApi(api: TypedApp, db: Kysely<Database>, rewrites: RewritesServ
       },
     );
   }
+  api.get(
+    '/query-rewrites/:id/history',
+    {
+      schema: {
+        tags,
+        operationId: 'listQueryRewriteHistory',
+        summary: "A query rewrite's history, newest first: its versions to restore",
+        description:
+          'The events of the rewrite (also of one removed since), as ' +
+          '`GET /api/history?object=rewrite:{id}` lists them: `after` is the rewrite as each change ' +
+          'left it, `before` as it was. Each event id can be given to the restore.',
+        params: IdParams,
+        querystring: HistoryPaging,
+        response: { 200: HistoryPage, ...errors },
+      },
+    },
+    (request) => rewrites.history(db, actorOf(request).studioId, request.params.id, request.query),
+  );
+  api.post(
+    '/query-rewrites/:id/history/:historyId/restore',
+    {
+      schema: {
+        tags,
+        operationId: 'restoreQueryRewriteVersion',
+        summary: 'Restore a query rewrite to the content one of its history events recorded (as staging)',
+        description:
+          "The staging content the event recorded (the rewrite as the event left it, or as it was when the event removed it) becomes the rewrite's staging again, never marked for deletion; live is untouched until the rewrite is published. A removed rewrite is created again with its id, as a draft. `If-Match` (lastModified or ETag) as for PUT. Recorded in the history as `restore-version`.",
+        params: HistoryEventParams,
+        response: { 200: RewriteResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { rewrite, etag } = await rewrites.restoreVersion(
+        db,
+        actorOf(request),
+        request.params.id,
+        request.params.historyId,
+        request.headers['if-match'],
+      );
+      reply.header('etag', etag);
+      return rewrite;
+    },
+  );
   api.post(
     '/query-rewrites/bulk',
     {

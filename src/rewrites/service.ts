@@ -2,7 +2,8 @@
 // what other areas ask of rewrites: the live and staging sets evaluation applies, and
 // whether a studio has any (for an unforced studio delete).
 import type { Kysely } from 'kysely';
-import { recordChange } from '../history/service.js';
+import type { HistoryEvent } from '../history/schemas.js';
+import { type ChangeEvent, recordChange } from '../history/service.js';
 import type { Page } from '../listing/page.js';
 import type { Actor } from '../oauth/actor.js';
 import type { Database } from '../storage/schema.js';
@@ -31,6 +32,7 @@ import {
   publishState,
   type StoredRewrite,
 } from './rewrite-record.js';
+import { restoreRewriteVersion, rewriteHistory } from './rewrite-restore.js';
 import type {
   RewriteBulkRequest,
   RewriteBulkResult,
@@ -110,6 +112,40 @@ export class RewritesService {
     return answer(this.announce(await this.write(db, actor, action, edit)).rewrite);
   }
 
+  /** A rewrite's history, newest first (also of a rewrite removed since). */
+  history(
+    db: Kysely<Database>,
+    studioId: string,
+    id: string,
+    paging: { page: number; size: number },
+  ): Promise<Page<HistoryEvent>> {
+    return rewriteHistory(db, studioId, id, paging);
+  }
+
+  /** Makes the content a history event recorded the rewrite's staging again; a removed one comes back. */
+  async restoreVersion(
+    db: Kysely<Database>,
+    actor: Actor,
+    id: string,
+    historyId: string,
+    ifMatch?: string,
+  ): Promise<AnsweredRewrite> {
+    const change = await this.write(
+      db,
+      actor,
+      'restore-version',
+      (trx) => restoreRewriteVersion(trx, actor, id, historyId, ifMatch, this.now()),
+      (event, change) => ({
+        ...event,
+        summary: `restore query rewrite ${id} to history event ${historyId}${
+          change.recreated ? ' (recreated)' : ''
+        }`,
+        data: { historyId },
+      }),
+    );
+    return answer(this.announce(change).rewrite);
+  }
+
   async bulk(db: Kysely<Database>, actor: Actor, request: RewriteBulkRequest): Promise<RewriteBulkResult> {
     const { result, changes } = await inTransaction(db, async (trx) => {
       const done = await runBulk(trx, actor, request, this.now());
@@ -125,23 +161,24 @@ export class RewritesService {
   }
 
   /** One edit with its history event, in one transaction. */
-  private write(
+  private write<Change extends RewriteChange>(
     db: Kysely<Database>,
     actor: Actor,
     action: string,
-    edit: (trx: Kysely<Database>) => Promise<RewriteChange>,
-  ): Promise<RewriteChange> {
+    edit: (trx: Kysely<Database>) => Promise<Change>,
+    describe: (event: ChangeEvent, change: Change) => ChangeEvent = (event) => event,
+  ): Promise<Change> {
     return inTransaction(db, async (trx) => {
       const change = await edit(trx);
       const after = change.removed ? undefined : change.rewrite;
       const before = change.removed ? change.rewrite : change.previous;
-      await recordChange(trx, rewriteEvent(actor, action, after, before, this.now()));
+      await recordChange(trx, describe(rewriteEvent(actor, action, after, before, this.now()), change));
       return change;
     });
   }
 
   /** Tells the listener, after the commit, when the change reached what evaluation applies. */
-  private announce(change: RewriteChange): RewriteChange {
+  private announce<Change extends RewriteChange>(change: Change): Change {
     if (change.liveChanged) this.onLiveChange(change.rewrite.studioId);
     return change;
   }

@@ -1,6 +1,8 @@
 // Examples of the Rules API's shapes for the OpenAPI document, from the README's scenario:
 // a block list for product P1 in the studio `shop`, created by the API client `ci`.
 export const RULE_ID = '8b59e5c6-042b-43a3-82e0-c2304c9dc768';
+/** An event of its history (its creation). */
+export const HISTORY_ID = '0b6f0c8e-5d2a-4a8e-9d0e-3b1f6f7c2a10';
 
 const content = {
   type: 'blockList',

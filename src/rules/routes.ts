@@ -2,13 +2,14 @@
 // `/studios/{studioId}/em-rules…`, and the rules area of the app.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { HistoryPage } from '../history/schemas.js';
 import type { Area, TypedApp } from '../http/area.js';
 import { NoContent } from '../http/schemas.js';
-import { PageSchema } from '../listing/page.js';
+import { PageNumber, PageSchema, PageSize } from '../listing/page.js';
 import { actorOf, requireBearer, type StudioCredentials } from '../oauth/bearer-auth.js';
 import type { Store } from '../storage/database.js';
 import { deliveryRoutes } from './delivery-routes.js';
-import { RULE_ID } from './examples.js';
+import { HISTORY_ID, RULE_ID } from './examples.js';
 import { normaliseListingSyntax } from './listing-params.js';
 import type { RulesParts } from './rules-parts.js';
 import { RULE_ACTIONS, RulesService } from './rules-service.js';
@@ -23,7 +24,13 @@ import {
 
 const tags = ['rules'];
 const errors = Object.fromEntries([400, 401, 403, 404, 409].map((status) => [status, Type.Ref('ErrorBody')]));
-const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200, examples: [RULE_ID] }) });
+const RuleIdParam = Type.String({ minLength: 1, maxLength: 200, examples: [RULE_ID] });
+const IdParams = Type.Object({ id: RuleIdParam });
+const HistoryEventParams = Type.Object({
+  id: RuleIdParam,
+  historyId: Type.String({ minLength: 1, maxLength: 64, examples: [HISTORY_ID] }),
+});
+const HistoryPaging = Type.Object({ page: PageNumber, size: PageSize });
 const RulePage = PageSchema(RuleSchema);
 const BulkStatus = Type.Object({
   operationId: Type.String(),
@@ -175,6 +182,50 @@ function rulesApi(api: TypedApp, store: Store, rules: RulesService): void {
       },
     );
   }
+
+  api.get(
+    '/em-rules/:id/history',
+    {
+      schema: {
+        tags,
+        operationId: 'listRuleHistory',
+        summary: "A rule's history, newest first: its versions to restore",
+        description:
+          'The events of the rule (by id or externalId; a rule removed since, by its id), as ' +
+          '`GET /api/history?object=rule:{id}` lists them: `after` is the rule as each change left ' +
+          'it, `before` as it was. Each event id can be given to the restore.',
+        params: IdParams,
+        querystring: HistoryPaging,
+        response: { 200: HistoryPage, ...errors },
+      },
+    },
+    (request) => rules.history(db, actorOf(request).studioId, request.params.id, request.query),
+  );
+  api.post(
+    '/em-rules/:id/history/:historyId/restore',
+    {
+      schema: {
+        tags,
+        operationId: 'restoreRuleVersion',
+        summary: 'Restore a rule to the content one of its history events recorded (as staging)',
+        description:
+          "The staging content the event recorded (the rule as the event left it, or as it was when the event removed it) becomes the rule's staging again, never marked for deletion; live is untouched until the rule is published. A removed rule is created again with its id, as a draft. `If-Match` (lastModified or ETag) as for PUT. Recorded in the history as `restore-version`.",
+        params: HistoryEventParams,
+        response: { 200: RuleSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { rule, etag } = await rules.restoreVersion(
+        db,
+        actorOf(request),
+        request.params.id,
+        request.params.historyId,
+        request.headers['if-match'],
+      );
+      reply.header('etag', etag);
+      return rule;
+    },
+  );
 
   api.post(
     '/em-rules/bulk',

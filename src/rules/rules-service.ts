@@ -2,7 +2,9 @@
 // the rule's edits (rule-edits.ts), its presentation with the extras asked for,
 // and the deliveries of every change to the sync targets, written with the change.
 import type { Kysely } from 'kysely';
-import { recordChange } from '../history/service.js';
+import type { HistoryEvent } from '../history/schemas.js';
+import { type ChangeEvent, recordChange } from '../history/service.js';
+import type { Page } from '../listing/page.js';
 import type { Actor } from '../oauth/actor.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
@@ -23,6 +25,7 @@ import {
   updateRuleStaging,
 } from './rule-edits.js';
 import { ruleEvent } from './rule-history.js';
+import { restoreRuleVersion, ruleHistory } from './rule-restore.js';
 import type { StoredRule } from './rule-rows.js';
 import { listingScenario, type RulesMetrics } from './rules-metrics.js';
 import type { LiveChangeListener } from './rules-parts.js';
@@ -105,6 +108,41 @@ export class RulesService {
     return this.answer(db, change.stored);
   }
 
+  /** A rule's history, newest first (also of a rule removed since, by its id). */
+  history(
+    db: Kysely<Database>,
+    studioId: string,
+    id: string,
+    paging: { page: number; size: number },
+  ): Promise<Page<HistoryEvent>> {
+    return ruleHistory(db, studioId, id, paging);
+  }
+
+  /** Makes the content a history event recorded the rule's staging again; a removed rule comes back. */
+  async restoreVersion(
+    db: Kysely<Database>,
+    actor: Actor,
+    id: string,
+    historyId: string,
+    ifMatch?: string,
+  ): Promise<AnsweredRule> {
+    const change = await this.write(
+      db,
+      actor,
+      'restore-version',
+      (trx) => restoreRuleVersion(trx, actor, id, historyId, ifMatch, this.now()),
+      (event, change) => ({
+        ...event,
+        summary: `restore rule ${change.stored.rule.id} to history event ${historyId}${
+          change.recreated ? ' (recreated)' : ''
+        }`,
+        data: { historyId },
+      }),
+    );
+    await this.followLive(change);
+    return this.answer(db, change.stored);
+  }
+
   startBulk(db: Kysely<Database>, actor: Actor, request: BulkRequest): Promise<{ operationId: string }> {
     return this.bulk.start(db, actor, request);
   }
@@ -128,16 +166,17 @@ export class RulesService {
    * One write with its deliveries to the sync targets, in one transaction: a change is never
    * committed without them. The sender is woken once it is.
    */
-  private async write(
+  private async write<Change extends RuleChange>(
     db: Kysely<Database>,
     actor: Actor,
     action: string,
-    edit: (trx: Kysely<Database>) => Promise<RuleChange>,
-  ): Promise<RuleChange> {
+    edit: (trx: Kysely<Database>) => Promise<Change>,
+    describe: (event: ChangeEvent, change: Change) => ChangeEvent = (event) => event,
+  ): Promise<Change> {
     const change = await inTransaction(db, async (trx) => {
       const change = await edit(trx);
       await enqueueRuleChanges(trx, actor.studioId, [change], this.now());
-      await recordChange(trx, ruleEvent(actor, action, change, this.now()));
+      await recordChange(trx, describe(ruleEvent(actor, action, change, this.now()), change));
       return change;
     });
     this.webhooks.wake();

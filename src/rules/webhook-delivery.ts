@@ -221,6 +221,9 @@ export class WebhookDelivery {
     const stage = row.stage as Stage;
     const base = { studioId: row.studio_id, ruleId: row.rule_id, stage };
     if (row.event === 'rule.removed') {
+      // Restored since (under its id, from the history): what the targets need is its content,
+      // which the restore's own delivery carries; a late removal would drop it there.
+      if (await selectRule(this.db, row.studio_id, row.rule_id)) return { skipped: 'the rule was restored' };
       return this.post(targets, row.id, { event: 'rule.removed', ...base, version: null, content: null });
     }
     const stored = await selectRule(this.db, row.studio_id, row.rule_id);

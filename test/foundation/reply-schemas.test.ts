@@ -111,6 +111,8 @@ async function sampleFor(
     }
     url = url.replace('{id}', rule.id);
     if (method === 'put') payload = RULE;
+    if (path.includes('{historyId}'))
+      url = url.replace('{historyId}', await firstEventOf(app, seeded, `/em-rules/${rule.id}`));
   }
   if (path.startsWith('/query-rewrites/{id}')) {
     const created = await app.inject({
@@ -128,6 +130,8 @@ async function sampleFor(
     }
     url = url.replace('{id}', id);
     if (method === 'put') payload = REWRITE;
+    if (path.includes('{historyId}'))
+      url = url.replace('{historyId}', await firstEventOf(app, seeded, `/query-rewrites/${id}`));
   }
   url = url.replace('{operationId}', seeded.bulkOperationId);
   if (path.startsWith('/api/history/{id}')) {
@@ -257,6 +261,14 @@ async function sampleFor(
     headers,
     ...(payload === undefined ? {} : { payload: payload as object }),
   };
+}
+
+/** The id of the first event (the creation) of a rule or rewrite, from its own history. */
+async function firstEventOf(app: FastifyInstance, seeded: Seeded, url: string): Promise<string> {
+  const history = await app.inject({ url: `${url}/history?size=1000`, headers: seeded.access.headers });
+  assert.equal(history.statusCode, 200, history.body);
+  const events = history.json<{ content: Array<{ id: string }> }>().content;
+  return events.at(-1)!.id;
 }
 
 function credentialFor(path: string, seeded: Seeded): string {

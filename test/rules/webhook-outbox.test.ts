@@ -39,6 +39,7 @@ async function setTargets(app: FastifyInstance, studioId: string, urls: string[]
 interface DeliveryJson {
   id: string;
   ruleId: string;
+  event: string;
   status: string;
   attempts: number;
   nextAttemptAt: string | null;
@@ -104,6 +105,61 @@ for (const engine of engines) {
       await second.parts.rules.webhooks.sendDue();
       await second.parts.rules.webhooks.close();
       assert.equal(hook.received.length, 1);
+    });
+
+    test('a removal still pending when the rule is restored is skipped, its content delivered', async (t) => {
+      const fresh = await freshStore(engine);
+      await ensureAdminPassword(fresh.store.db, fresh.config.adminPassword);
+      t.after(() => fresh.close());
+      const node = (store = fresh.store) =>
+        buildApp({
+          config: fresh.config,
+          store,
+          secretKey: Buffer.alloc(32, 7),
+          logger: false,
+          tuning: SHORT_POLLS,
+        });
+      const hook = await receiver(t);
+      const first = await node();
+      await first.ready();
+      // Nothing is sent before the restore: the removal is still pending when the rule comes back.
+      await first.parts.rules.webhooks.close();
+      const access = await studioWithToken(first, 'shop');
+      await setTargets(first, 'shop', [hook.url]);
+      const rule = await createRule(first, access, block);
+      const url = `/em-rules/${rule.id}`;
+      assert.equal((await first.inject({ method: 'DELETE', url, headers: access.headers })).statusCode, 204);
+      const history = await first.inject({ url: `${url}/history`, headers: access.headers });
+      const deleted = history.json().content[0];
+      assert.equal(deleted.action, 'delete');
+      const restored = await first.inject({
+        method: 'POST',
+        url: `${url}/history/${deleted.id}/restore`,
+        headers: access.headers,
+      });
+      assert.equal(restored.statusCode, 200, restored.body);
+      await first.close();
+
+      const second = await node(fresh.openAnother());
+      t.after(() => second.close());
+      await second.ready();
+      const listed = await eventually(async () => {
+        const listed = await deliveries(second, 'shop');
+        return listed.every((d) => d.status !== 'PENDING') && listed;
+      }, DELIVERY);
+      await second.parts.rules.webhooks.close();
+      // The create's and the restore's deliveries may both send the one staging version.
+      assert.ok(hook.received.length >= 1, 'the restored content arrived');
+      assert.deepEqual(
+        [...new Set(hook.received.map((r) => JSON.stringify([r.json.event, r.json.ruleId, r.json.stage])))],
+        [JSON.stringify(['rule.changed', rule.id, 'staging'])],
+        'no removal was sent',
+      );
+      const removals = listed.filter((d) => d.event === 'rule.removed');
+      assert.deepEqual(
+        removals.map((d) => d.status),
+        ['SKIPPED', 'SKIPPED'],
+      );
     });
 
     test('signs every delivery with the target secret shown once; a tampered body fails to verify', async (t) => {

@@ -1345,6 +1345,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/em-rules/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A rule's history, newest first: its versions to restore
+         * @description The events of the rule (by id or externalId; a rule removed since, by its id), as `GET /api/history?object=rule:{id}` lists them: `after` is the rule as each change left it, `before` as it was. Each event id can be given to the restore.
+         */
+        get: operations["listRuleHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/em-rules/{id}/history/{historyId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a rule to the content one of its history events recorded (as staging)
+         * @description The staging content the event recorded (the rule as the event left it, or as it was when the event removed it) becomes the rule's staging again, never marked for deletion; live is untouched until the rule is published. A removed rule is created again with its id, as a draft. `If-Match` (lastModified or ETag) as for PUT. Recorded in the history as `restore-version`.
+         */
+        post: operations["restoreRuleVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/em-rules/bulk": {
         parameters: {
             query?: never;
@@ -1461,6 +1501,46 @@ export interface paths {
         put?: never;
         /** Restore a rule */
         post: operations["restoreRuleInStudio"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studios/{studioId}/em-rules/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A rule's history, newest first: its versions to restore
+         * @description The events of the rule (by id or externalId; a rule removed since, by its id), as `GET /api/history?object=rule:{id}` lists them: `after` is the rule as each change left it, `before` as it was. Each event id can be given to the restore.
+         */
+        get: operations["listRuleHistoryInStudio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studios/{studioId}/em-rules/{id}/history/{historyId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a rule to the content one of its history events recorded (as staging)
+         * @description The staging content the event recorded (the rule as the event left it, or as it was when the event removed it) becomes the rule's staging again, never marked for deletion; live is untouched until the rule is published. A removed rule is created again with its id, as a draft. `If-Match` (lastModified or ETag) as for PUT. Recorded in the history as `restore-version`.
+         */
+        post: operations["restoreRuleVersionInStudio"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1589,6 +1669,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/query-rewrites/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A query rewrite's history, newest first: its versions to restore
+         * @description The events of the rewrite (also of one removed since), as `GET /api/history?object=rewrite:{id}` lists them: `after` is the rewrite as each change left it, `before` as it was. Each event id can be given to the restore.
+         */
+        get: operations["listQueryRewriteHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/query-rewrites/{id}/history/{historyId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a query rewrite to the content one of its history events recorded (as staging)
+         * @description The staging content the event recorded (the rewrite as the event left it, or as it was when the event removed it) becomes the rewrite's staging again, never marked for deletion; live is untouched until the rewrite is published. A removed rewrite is created again with its id, as a draft. `If-Match` (lastModified or ETag) as for PUT. Recorded in the history as `restore-version`.
+         */
+        post: operations["restoreQueryRewriteVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/query-rewrites/bulk": {
         parameters: {
             query?: never;
@@ -1688,6 +1808,46 @@ export interface paths {
         put?: never;
         /** Restore a query rewrite */
         post: operations["restoreQueryRewriteInStudio"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studios/{studioId}/query-rewrites/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A query rewrite's history, newest first: its versions to restore
+         * @description The events of the rewrite (also of one removed since), as `GET /api/history?object=rewrite:{id}` lists them: `after` is the rewrite as each change left it, `before` as it was. Each event id can be given to the restore.
+         */
+        get: operations["listQueryRewriteHistoryInStudio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studios/{studioId}/query-rewrites/{id}/history/{historyId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a query rewrite to the content one of its history events recorded (as staging)
+         * @description The staging content the event recorded (the rewrite as the event left it, or as it was when the event removed it) becomes the rewrite's staging again, never marked for deletion; live is untouched until the rewrite is published. A removed rewrite is created again with its id, as a draft. `If-Match` (lastModified or ETag) as for PUT. Recorded in the history as `restore-version`.
+         */
+        post: operations["restoreQueryRewriteVersionInStudio"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9255,6 +9415,265 @@ export interface operations {
             409: components["responses"]["Conflict"];
         };
     };
+    listRuleHistory: {
+        parameters: {
+            query?: {
+                /** @description Zero-based. */
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path: {
+                /** @example 8b59e5c6-042b-43a3-82e0-c2304c9dc768 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["HistoryEvent"][];
+                        page: {
+                            size: number;
+                            number: number;
+                            totalElements: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    restoreRuleVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8b59e5c6-042b-43a3-82e0-c2304c9dc768 */
+                id: string;
+                /** @example 0b6f0c8e-5d2a-4a8e-9d0e-3b1f6f7c2a10 */
+                historyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "8b59e5c6-042b-43a3-82e0-c2304c9dc768",
+                     *       "externalId": null,
+                     *       "contentType": "RULE",
+                     *       "createdBy": "client:ci",
+                     *       "creationDate": "2026-11-24T06:28:36.276Z",
+                     *       "lastModifiedBy": "client:ci",
+                     *       "lastModified": "2026-11-24T06:28:36.402Z",
+                     *       "published": true,
+                     *       "publishState": "PUBLISHED",
+                     *       "markedForDeletion": false,
+                     *       "type": "blockList",
+                     *       "name": "Block P1",
+                     *       "description": "",
+                     *       "tags": [],
+                     *       "groups": [],
+                     *       "segments": [],
+                     *       "precedence": 0,
+                     *       "conditions": {
+                     *         "queries": [],
+                     *         "fieldValues": [],
+                     *         "queryProfiles": [],
+                     *         "effectiveStart": null,
+                     *         "effectiveEnd": null
+                     *       },
+                     *       "deleted": false,
+                     *       "fieldName": "id",
+                     *       "fieldValues": [
+                     *         "P1"
+                     *       ],
+                     *       "liveContent": {
+                     *         "type": "blockList",
+                     *         "name": "Block P1",
+                     *         "description": "",
+                     *         "tags": [],
+                     *         "groups": [],
+                     *         "segments": [],
+                     *         "precedence": 0,
+                     *         "conditions": {
+                     *           "queries": [],
+                     *           "fieldValues": [],
+                     *           "queryProfiles": [],
+                     *           "effectiveStart": null,
+                     *           "effectiveEnd": null
+                     *         },
+                     *         "deleted": false,
+                     *         "fieldName": "id",
+                     *         "fieldValues": [
+                     *           "P1"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        externalId: string | null;
+                        /** @enum {unknown} */
+                        contentType: "RULE" | "QUERY_REWRITE";
+                        createdBy: string;
+                        /** Format: date-time */
+                        creationDate: string;
+                        lastModifiedBy: string;
+                        /** Format: date-time */
+                        lastModified: string;
+                        published: boolean;
+                        /** @enum {unknown} */
+                        publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
+                        markedForDeletion: boolean;
+                        /** @enum {unknown} */
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        name: string;
+                        description: string;
+                        tags: string[];
+                        groups: string[];
+                        segments: string[];
+                        /** @description Higher wins. */
+                        precedence: number;
+                        conditions: {
+                            queries: string[];
+                            /**
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @enum {unknown}
+                             */
+                            queryMatch?: "is" | "contains";
+                            fieldValues: {
+                                fieldName: string;
+                                values: string[];
+                            }[];
+                            queryProfiles: string[];
+                            effectiveStart: string | null;
+                            effectiveEnd: string | null;
+                        };
+                        /** @description Marked for deletion at the next publish. */
+                        deleted: boolean;
+                        fieldName?: string;
+                        fieldValues?: string[];
+                        boost?: number;
+                        pinnedValues?: {
+                            value: string;
+                            position: number;
+                        }[];
+                        /**
+                         * Format: uri
+                         * @description Absolute http or https URL.
+                         */
+                        url?: string;
+                        /**
+                         * Format: uri
+                         * @description Absolute http or https URL.
+                         */
+                        bannerUrl?: string;
+                        zone?: string;
+                        liveContent: {
+                            /** @enum {unknown} */
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            name: string;
+                            description: string;
+                            tags: string[];
+                            groups: string[];
+                            segments: string[];
+                            /** @description Higher wins. */
+                            precedence: number;
+                            conditions: {
+                                queries: string[];
+                                /**
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @enum {unknown}
+                                 */
+                                queryMatch?: "is" | "contains";
+                                fieldValues: {
+                                    fieldName: string;
+                                    values: string[];
+                                }[];
+                                queryProfiles: string[];
+                                effectiveStart: string | null;
+                                effectiveEnd: string | null;
+                            };
+                            /** @description Marked for deletion at the next publish. */
+                            deleted: boolean;
+                            fieldName?: string;
+                            fieldValues?: string[];
+                            boost?: number;
+                            pinnedValues?: {
+                                value: string;
+                                position: number;
+                            }[];
+                            /**
+                             * Format: uri
+                             * @description Absolute http or https URL.
+                             */
+                            url?: string;
+                            /**
+                             * Format: uri
+                             * @description Absolute http or https URL.
+                             */
+                            bannerUrl?: string;
+                            zone?: string;
+                        } | null;
+                        targetedDocuments?: {
+                            fieldName: string;
+                            value: string;
+                        }[];
+                        conflicts?: {
+                            id: string;
+                            name: string;
+                            /** @enum {unknown} */
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            reason: string;
+                        }[];
+                        /** @description With conflicts: true when a cap was reached and there may be more. */
+                        conflictsTruncated?: boolean;
+                        isPendingBulkOperation?: boolean;
+                        stagingSyncStatus?: {
+                            version: number;
+                            lastSyncedVersion: number | null;
+                            /** @enum {unknown} */
+                            status: "SYNCED" | "PENDING" | "FAILED" | "NOT_CONFIGURED";
+                            lastSyncedAt: string | null;
+                        };
+                        liveSyncStatus?: {
+                            version: number;
+                            lastSyncedVersion: number | null;
+                            /** @enum {unknown} */
+                            status: "SYNCED" | "PENDING" | "FAILED" | "NOT_CONFIGURED";
+                            lastSyncedAt: string | null;
+                        };
+                        migratedId?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
     startBulkOperation: {
         parameters: {
             query?: never;
@@ -10929,6 +11348,275 @@ export interface operations {
             409: components["responses"]["Conflict"];
         };
     };
+    listRuleHistoryInStudio: {
+        parameters: {
+            query?: {
+                /** @description Zero-based. */
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path: {
+                /** @example 8b59e5c6-042b-43a3-82e0-c2304c9dc768 */
+                id: string;
+                /**
+                 * @description The studio; it must be the token’s own
+                 * @example shop
+                 */
+                studioId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["HistoryEvent"][];
+                        page: {
+                            size: number;
+                            number: number;
+                            totalElements: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    restoreRuleVersionInStudio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8b59e5c6-042b-43a3-82e0-c2304c9dc768 */
+                id: string;
+                /** @example 0b6f0c8e-5d2a-4a8e-9d0e-3b1f6f7c2a10 */
+                historyId: string;
+                /**
+                 * @description The studio; it must be the token’s own
+                 * @example shop
+                 */
+                studioId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "8b59e5c6-042b-43a3-82e0-c2304c9dc768",
+                     *       "externalId": null,
+                     *       "contentType": "RULE",
+                     *       "createdBy": "client:ci",
+                     *       "creationDate": "2026-11-24T06:28:36.276Z",
+                     *       "lastModifiedBy": "client:ci",
+                     *       "lastModified": "2026-11-24T06:28:36.402Z",
+                     *       "published": true,
+                     *       "publishState": "PUBLISHED",
+                     *       "markedForDeletion": false,
+                     *       "type": "blockList",
+                     *       "name": "Block P1",
+                     *       "description": "",
+                     *       "tags": [],
+                     *       "groups": [],
+                     *       "segments": [],
+                     *       "precedence": 0,
+                     *       "conditions": {
+                     *         "queries": [],
+                     *         "fieldValues": [],
+                     *         "queryProfiles": [],
+                     *         "effectiveStart": null,
+                     *         "effectiveEnd": null
+                     *       },
+                     *       "deleted": false,
+                     *       "fieldName": "id",
+                     *       "fieldValues": [
+                     *         "P1"
+                     *       ],
+                     *       "liveContent": {
+                     *         "type": "blockList",
+                     *         "name": "Block P1",
+                     *         "description": "",
+                     *         "tags": [],
+                     *         "groups": [],
+                     *         "segments": [],
+                     *         "precedence": 0,
+                     *         "conditions": {
+                     *           "queries": [],
+                     *           "fieldValues": [],
+                     *           "queryProfiles": [],
+                     *           "effectiveStart": null,
+                     *           "effectiveEnd": null
+                     *         },
+                     *         "deleted": false,
+                     *         "fieldName": "id",
+                     *         "fieldValues": [
+                     *           "P1"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        externalId: string | null;
+                        /** @enum {unknown} */
+                        contentType: "RULE" | "QUERY_REWRITE";
+                        createdBy: string;
+                        /** Format: date-time */
+                        creationDate: string;
+                        lastModifiedBy: string;
+                        /** Format: date-time */
+                        lastModified: string;
+                        published: boolean;
+                        /** @enum {unknown} */
+                        publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
+                        markedForDeletion: boolean;
+                        /** @enum {unknown} */
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        name: string;
+                        description: string;
+                        tags: string[];
+                        groups: string[];
+                        segments: string[];
+                        /** @description Higher wins. */
+                        precedence: number;
+                        conditions: {
+                            queries: string[];
+                            /**
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @enum {unknown}
+                             */
+                            queryMatch?: "is" | "contains";
+                            fieldValues: {
+                                fieldName: string;
+                                values: string[];
+                            }[];
+                            queryProfiles: string[];
+                            effectiveStart: string | null;
+                            effectiveEnd: string | null;
+                        };
+                        /** @description Marked for deletion at the next publish. */
+                        deleted: boolean;
+                        fieldName?: string;
+                        fieldValues?: string[];
+                        boost?: number;
+                        pinnedValues?: {
+                            value: string;
+                            position: number;
+                        }[];
+                        /**
+                         * Format: uri
+                         * @description Absolute http or https URL.
+                         */
+                        url?: string;
+                        /**
+                         * Format: uri
+                         * @description Absolute http or https URL.
+                         */
+                        bannerUrl?: string;
+                        zone?: string;
+                        liveContent: {
+                            /** @enum {unknown} */
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            name: string;
+                            description: string;
+                            tags: string[];
+                            groups: string[];
+                            segments: string[];
+                            /** @description Higher wins. */
+                            precedence: number;
+                            conditions: {
+                                queries: string[];
+                                /**
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @enum {unknown}
+                                 */
+                                queryMatch?: "is" | "contains";
+                                fieldValues: {
+                                    fieldName: string;
+                                    values: string[];
+                                }[];
+                                queryProfiles: string[];
+                                effectiveStart: string | null;
+                                effectiveEnd: string | null;
+                            };
+                            /** @description Marked for deletion at the next publish. */
+                            deleted: boolean;
+                            fieldName?: string;
+                            fieldValues?: string[];
+                            boost?: number;
+                            pinnedValues?: {
+                                value: string;
+                                position: number;
+                            }[];
+                            /**
+                             * Format: uri
+                             * @description Absolute http or https URL.
+                             */
+                            url?: string;
+                            /**
+                             * Format: uri
+                             * @description Absolute http or https URL.
+                             */
+                            bannerUrl?: string;
+                            zone?: string;
+                        } | null;
+                        targetedDocuments?: {
+                            fieldName: string;
+                            value: string;
+                        }[];
+                        conflicts?: {
+                            id: string;
+                            name: string;
+                            /** @enum {unknown} */
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            reason: string;
+                        }[];
+                        /** @description With conflicts: true when a cap was reached and there may be more. */
+                        conflictsTruncated?: boolean;
+                        isPendingBulkOperation?: boolean;
+                        stagingSyncStatus?: {
+                            version: number;
+                            lastSyncedVersion: number | null;
+                            /** @enum {unknown} */
+                            status: "SYNCED" | "PENDING" | "FAILED" | "NOT_CONFIGURED";
+                            lastSyncedAt: string | null;
+                        };
+                        liveSyncStatus?: {
+                            version: number;
+                            lastSyncedVersion: number | null;
+                            /** @enum {unknown} */
+                            status: "SYNCED" | "PENDING" | "FAILED" | "NOT_CONFIGURED";
+                            lastSyncedAt: string | null;
+                        };
+                        migratedId?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
     startBulkOperationInStudio: {
         parameters: {
             query?: never;
@@ -11672,6 +12360,125 @@ export interface operations {
             409: components["responses"]["Conflict"];
         };
     };
+    listQueryRewriteHistory: {
+        parameters: {
+            query?: {
+                /** @description Zero-based. */
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["HistoryEvent"][];
+                        page: {
+                            size: number;
+                            number: number;
+                            totalElements: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    restoreQueryRewriteVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @example 5e1d7c5a-3f8b-4d0e-9a6c-2b7f0e4d1c93 */
+                historyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        creationDate: string;
+                        lastModifiedBy: string;
+                        /** Format: date-time */
+                        lastModified: string;
+                        published: boolean;
+                        /** @enum {unknown} */
+                        publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
+                        markedForDeletion: boolean;
+                        /** @enum {unknown} */
+                        type: "synonym" | "misspelling" | "phrase" | "headTail" | "removeWords";
+                        description: string;
+                        tags: string[];
+                        effectiveStart: string | null;
+                        effectiveEnd: string | null;
+                        /** @description Marked for deletion at the next publish. */
+                        deleted: boolean;
+                        /** @description Set: one-way input → synonyms. */
+                        input?: string | null;
+                        synonyms?: string[];
+                        misspelling?: string;
+                        correction?: string;
+                        phrase?: string;
+                        boost?: number;
+                        query?: string;
+                        head?: string;
+                        words?: string[];
+                        liveContent: {
+                            /** @enum {unknown} */
+                            type: "synonym" | "misspelling" | "phrase" | "headTail" | "removeWords";
+                            description: string;
+                            tags: string[];
+                            effectiveStart: string | null;
+                            effectiveEnd: string | null;
+                            /** @description Marked for deletion at the next publish. */
+                            deleted: boolean;
+                            /** @description Set: one-way input → synonyms. */
+                            input?: string | null;
+                            synonyms?: string[];
+                            misspelling?: string;
+                            correction?: string;
+                            phrase?: string;
+                            boost?: number;
+                            query?: string;
+                            head?: string;
+                            words?: string[];
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
     bulkQueryRewrites: {
         parameters: {
             query?: never;
@@ -12331,6 +13138,135 @@ export interface operations {
             header?: never;
             path: {
                 id: string;
+                /**
+                 * @description The studio; it must be the token’s own
+                 * @example shop
+                 */
+                studioId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        creationDate: string;
+                        lastModifiedBy: string;
+                        /** Format: date-time */
+                        lastModified: string;
+                        published: boolean;
+                        /** @enum {unknown} */
+                        publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
+                        markedForDeletion: boolean;
+                        /** @enum {unknown} */
+                        type: "synonym" | "misspelling" | "phrase" | "headTail" | "removeWords";
+                        description: string;
+                        tags: string[];
+                        effectiveStart: string | null;
+                        effectiveEnd: string | null;
+                        /** @description Marked for deletion at the next publish. */
+                        deleted: boolean;
+                        /** @description Set: one-way input → synonyms. */
+                        input?: string | null;
+                        synonyms?: string[];
+                        misspelling?: string;
+                        correction?: string;
+                        phrase?: string;
+                        boost?: number;
+                        query?: string;
+                        head?: string;
+                        words?: string[];
+                        liveContent: {
+                            /** @enum {unknown} */
+                            type: "synonym" | "misspelling" | "phrase" | "headTail" | "removeWords";
+                            description: string;
+                            tags: string[];
+                            effectiveStart: string | null;
+                            effectiveEnd: string | null;
+                            /** @description Marked for deletion at the next publish. */
+                            deleted: boolean;
+                            /** @description Set: one-way input → synonyms. */
+                            input?: string | null;
+                            synonyms?: string[];
+                            misspelling?: string;
+                            correction?: string;
+                            phrase?: string;
+                            boost?: number;
+                            query?: string;
+                            head?: string;
+                            words?: string[];
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    listQueryRewriteHistoryInStudio: {
+        parameters: {
+            query?: {
+                /** @description Zero-based. */
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /**
+                 * @description The studio; it must be the token’s own
+                 * @example shop
+                 */
+                studioId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: components["schemas"]["HistoryEvent"][];
+                        page: {
+                            size: number;
+                            number: number;
+                            totalElements: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    restoreQueryRewriteVersionInStudio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @example 5e1d7c5a-3f8b-4d0e-9a6c-2b7f0e4d1c93 */
+                historyId: string;
                 /**
                  * @description The studio; it must be the token’s own
                  * @example shop
