@@ -42,7 +42,7 @@ export class CompiledStudio {
     const key = termKey(input.q);
     const rewritten = this.#rewrites.apply(key === '' ? [] : key.split(' '), input.at.getTime());
     const fired = this.#rules.matching(rewritten.words, input);
-    const { effect, lost } = mergeEffects(fired);
+    const { effect, lost, sources } = mergeEffects(fired);
     const evaluation: Evaluation = {
       query: input.q,
       rewrittenQuery: rewritten.words.join(' '),
@@ -54,6 +54,7 @@ export class CompiledStudio {
         precedence: content.precedence,
       })),
       effect,
+      sources,
       solr: solrParams(rewritten, effect),
     };
     if (input.explain) evaluation.explanation = { lost };

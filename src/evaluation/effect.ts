@@ -1,16 +1,24 @@
 // The combined effect of the rules that fire, taken in precedence order: where two rules
 // act against each other, the one earlier in that order wins, and a block beats a pin.
 import type { RuleContent } from '../rules/rule.js';
-import type { Effect, LostEffect } from './evaluation.js';
+import type { Effect, EffectSources, LostEffect } from './evaluation.js';
 
 interface Ranked {
   id: string;
   content: RuleContent;
 }
 
-/** Merges the fired rules' effects (already in precedence order) and says what lost. */
-export function mergeEffects(fired: readonly Ranked[]): { effect: Effect; lost: LostEffect[] } {
+/**
+ * Merges the fired rules' effects (already in precedence order), says what lost, and which rule
+ * each part of the effect comes from.
+ */
+export function mergeEffects(fired: readonly Ranked[]): {
+  effect: Effect;
+  lost: LostEffect[];
+  sources: EffectSources;
+} {
   const effect: Effect = { blocked: [], boosts: [], buries: [], pins: [], redirect: null, banners: [] };
+  const sources: EffectSources = { blocked: [], boosts: [], buries: [], pins: [] };
   const lost: LostEffect[] = [];
   const blockedBy = new Map<string, Ranked>();
   const blockedValues = new Map<string, Set<string>>();
@@ -29,7 +37,10 @@ export function mergeEffects(fired: readonly Ranked[]): { effect: Effect; lost: 
       blockedBy.set(documentKey(content.fieldName, value), rule);
     }
   }
-  for (const [fieldName, values] of blockedValues) effect.blocked.push({ fieldName, values: [...values] });
+  for (const [fieldName, values] of blockedValues) {
+    effect.blocked.push({ fieldName, values: [...values] });
+    sources.blocked.push([...values].map((value) => blockedBy.get(documentKey(fieldName, value))!.id));
+  }
 
   const pinnedAt = new Map<number, Ranked>();
   const pinnedValue = new Map<string, Ranked>();
@@ -39,9 +50,13 @@ export function mergeEffects(fired: readonly Ranked[]): { effect: Effect; lost: 
     switch (content.type) {
       case 'boostList':
       case 'buryList': {
-        const list = content.type === 'boostList' ? effect.boosts : effect.buries;
-        for (const value of content.fieldValues)
+        const boost = content.type === 'boostList';
+        const list = boost ? effect.boosts : effect.buries;
+        const from = boost ? sources.boosts : sources.buries;
+        for (const value of content.fieldValues) {
           list.push({ fieldName: content.fieldName, value, weight: content.boost });
+          from.push(rule.id);
+        }
         break;
       }
       case 'pinned':
@@ -87,7 +102,9 @@ export function mergeEffects(fired: readonly Ranked[]): { effect: Effect; lost: 
     }
   }
   effect.pins.sort((a, b) => a.position - b.position);
-  return { effect, lost };
+  // Each position is taken by one pin, of the rule that holds it.
+  for (const pin of effect.pins) sources.pins.push(pinnedAt.get(pin.position)!.id);
+  return { effect, lost, sources };
 }
 
 function documentKey(fieldName: string, value: string): string {

@@ -45,6 +45,20 @@ export interface Effect {
   banners: Array<{ url: string; zone: string }>;
 }
 
+/**
+ * The rule each part of the effect comes from, entry for entry: `pins[i]` is the rule of
+ * `effect.pins[i]`, `blocked[i][j]` the rule that blocked `effect.blocked[i].values[j]` (the
+ * first in precedence order). Evaluation's own answer leaves it out; the query endpoint names
+ * each pin's, boost's, bury's and block's rule in `fusion.effect`, so that a preview can say
+ * which rule moved which document.
+ */
+export interface EffectSources {
+  blocked: string[][];
+  boosts: string[];
+  buries: string[];
+  pins: string[];
+}
+
 export interface SolrParams {
   q: string;
   fq: string[];
@@ -69,6 +83,7 @@ export interface Evaluation {
   rewrites: AppliedRewrite[];
   rules: FiredRule[];
   effect: Effect;
+  sources: EffectSources;
   solr: SolrParams;
   explanation?: { lost: LostEffect[] };
 }

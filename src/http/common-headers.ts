@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './error-handler.js';
 import { SHUTTING_DOWN } from './errors.js';
-import { DATA_HEADERS, DOCS_HEADERS, HSTS } from './security-headers.js';
+import { CONSOLE_HEADERS, DATA_HEADERS, DOCS_HEADERS, HSTS } from './security-headers.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -27,15 +27,16 @@ export function setCommonHeaders(request: FastifyRequest, reply: FastifyReply): 
 export function commonHeaders(id: string, url: string, https: boolean): Record<string, string> {
   const headers: Record<string, string> = {
     'x-request-id': id,
-    ...(isDocument(url) ? DOCS_HEADERS : DATA_HEADERS),
+    ...documentHeaders(url),
   };
   if (https) headers['strict-transport-security'] = HSTS;
   return headers;
 }
 
-/** The browsable API docs and the console load their own scripts and styles. */
-function isDocument(url: string): boolean {
-  return url.startsWith('/docs') || url.startsWith('/console');
+/** The browsable API docs and the console load their own scripts and styles; the console shows images from anywhere. */
+function documentHeaders(url: string): Record<string, string> {
+  if (url.startsWith('/console')) return CONSOLE_HEADERS;
+  return url.startsWith('/docs') ? DOCS_HEADERS : DATA_HEADERS;
 }
 
 /** The same headers as raw lines, for answers written straight to a socket. */

@@ -70,6 +70,22 @@ export const DOCS_HEADERS = headersSetBy({
   },
 });
 
+/**
+ * The console: the documents' policy, and images from anywhere, since its query preview draws
+ * the products' images and the banners that fired, which live on the shop's own servers (http
+ * or https). Images cannot run anything; scripts, styles and connections stay the service's own.
+ */
+export const CONSOLE_HEADERS = headersSetBy({
+  ...SHARED,
+  contentSecurityPolicy: {
+    directives: {
+      frameAncestors: ["'none'"],
+      upgradeInsecureRequests: null,
+      imgSrc: ["'self'", 'data:', 'https:', 'http:'],
+    },
+  },
+});
+
 /** Strict-Transport-Security with helmet's defaults (one year, subdomains), for answers over HTTPS. */
 export const HSTS = headersSetBy({
   contentSecurityPolicy: false,

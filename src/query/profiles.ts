@@ -92,6 +92,7 @@ export async function writeProfile(
     ...(body.returnFields === undefined ? {} : { returnFields: [...new Set(body.returnFields)] }),
     logSearches: body.logSearches ?? true,
     timeoutMs: body.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(body.display === undefined ? {} : { display: body.display }),
   };
   const at = now.toISOString();
   return inTransaction(db, async (trx) => {

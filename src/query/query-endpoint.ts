@@ -7,21 +7,34 @@ import { Type } from 'typebox';
 import type { TypedApp } from '../http/area.js';
 import { UnauthorizedError } from '../http/errors.js';
 import { ErrorBodySchema, sharedRef } from '../http/schemas.js';
+import type { Principal } from '../users/roles.js';
 import { sessionIdFrom } from '../users/session-cookie.js';
 import { QueryParams } from './schemas.js';
 import type { ServedProfiles } from './served-profiles.js';
-import type { QueryService } from './service.js';
+import type { QueryCaller, QueryService } from './service.js';
 
 const CHALLENGE = 'Bearer realm="searchdeck-query", Basic realm="searchdeck", charset="UTF-8"';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** A user's Basic credentials or console session, to let users call the query endpoint too. */
-export type UserCheck = (request: FastifyRequest) => Promise<void>;
+/**
+ * A user's Basic credentials or console session, to let users call the query endpoint too:
+ * the user (their role and studios decide whether they may ask for staging content).
+ */
+export type UserCheck = (request: FastifyRequest) => Promise<Principal>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who sent a query (the endpoint's hook sets it): a search-only key or a user. */
+    queryCaller: QueryCaller | null;
+  }
+}
 
 /** The schema of both methods: Solr's answer passed on as text, or the common error body. */
 const schema = {
   tags: ['query'],
   summary: "A shopper's query through a profile: Solr's JSON answer, plus `fusion` (what searchdeck did)",
+  description:
+    "The shopper's parameters are `q`, `segment` (repeatable) and those the profile allows. `staging=true` evaluates the studio's staging rules and rewrites (drafts included) instead of the live ones: for a user who may change the profile's studio (Basic credentials or a console session), 403 for a search-only key. docs/query.md has the details.",
   params: QueryParams,
   response: {
     // Sent as the text built from Solr's answer (Solr's members unchanged), not re-serialized.
@@ -30,7 +43,9 @@ const schema = {
       additionalProperties: true,
       description: "Solr's JSON answer as Solr gave it, plus `fusion`: what searchdeck did",
     }),
-    ...Object.fromEntries([400, 401, 404, 502, 504].map((status) => [status, sharedRef(ErrorBodySchema)])),
+    ...Object.fromEntries(
+      [400, 401, 403, 404, 502, 504].map((status) => [status, sharedRef(ErrorBodySchema)]),
+    ),
   },
 };
 
@@ -40,17 +55,29 @@ function keyOrUser(served: ServedProfiles, userCheck: UserCheck) {
     const header = request.headers.authorization ?? '';
     const { app, profile } = request.params as { app: string; profile: string };
     if (/^bearer /i.test(header)) {
-      if (served.keyOpens(header.slice(7).trim(), app, profile)) return;
-      throw new UnauthorizedError('invalid or revoked key for this query profile', CHALLENGE);
+      if (!served.keyOpens(header.slice(7).trim(), app, profile))
+        throw new UnauthorizedError('invalid or revoked key for this query profile', CHALLENGE);
+      request.queryCaller = 'key';
+      return;
     }
-    if (/^basic /i.test(header)) return userCheck(request);
-    // The console's query workbench: a signed-in user's session, as for the Rules API.
-    if (header === '' && sessionIdFrom(request.headers.cookie) !== undefined) return userCheck(request);
+    // A user's Basic credentials, or the console's query workbench: a signed-in user's
+    // session, as for the Rules API.
+    if (/^basic /i.test(header) || (header === '' && sessionIdFrom(request.headers.cookie) !== undefined)) {
+      request.queryCaller = await userCheck(request);
+      return;
+    }
     throw new UnauthorizedError(
       "a query profile's key (Bearer) or admin credentials (Basic) are required",
       CHALLENGE,
     );
   };
+}
+
+function callerOf(request: FastifyRequest): QueryCaller {
+  const caller = request.queryCaller;
+  // The hook runs before every handler of the scope; a request without a caller never gets here.
+  if (caller === null) throw new UnauthorizedError('no credentials were checked', CHALLENGE);
+  return caller;
 }
 
 /** The endpoint takes a form, as Solr does; a JSON body is refused (415), not ignored. */
@@ -72,6 +99,7 @@ export async function queryRoutes(
 ): Promise<void> {
   await root.register(async (app: TypedApp) => {
     formBodies(app);
+    app.decorateRequest('queryCaller', null);
     app.addHook('preHandler', keyOrUser(served, userCheck));
     app.get(
       '/api/apps/:app/query/:profile',
@@ -80,7 +108,12 @@ export async function queryRoutes(
         const search = new URLSearchParams(
           request.url.slice(request.url.indexOf('?') + 1 || request.url.length),
         );
-        const body = await service.query(request.params.app, request.params.profile, search);
+        const body = await service.query(
+          request.params.app,
+          request.params.profile,
+          search,
+          callerOf(request),
+        );
         return reply.type(JSON_TYPE).send(body);
       },
     );
@@ -89,7 +122,12 @@ export async function queryRoutes(
       { schema: { ...schema, operationId: 'queryForm' } },
       async (request, reply) => {
         const search = new URLSearchParams(typeof request.body === 'string' ? request.body : '');
-        const body = await service.query(request.params.app, request.params.profile, search);
+        const body = await service.query(
+          request.params.app,
+          request.params.profile,
+          search,
+          callerOf(request),
+        );
         return reply.type(JSON_TYPE).send(body);
       },
     );

@@ -20,7 +20,7 @@ export function queryArea(parts: QueryParts, evaluationParts: EvaluationParts, u
       keyRoutes(api, ctx, parts);
     },
     async public(root, ctx) {
-      const service = new QueryService(parts, new EvaluationService(evaluationParts, ctx.now));
+      const service = new QueryService(parts, new EvaluationService(evaluationParts, ctx.now), ctx.store.db);
       await queryRoutes(root, service, parts.served, userCheck);
     },
   };

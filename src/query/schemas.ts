@@ -14,6 +14,22 @@ const ParamValue = Type.Union([
   Type.Array(Type.String({ maxLength: 10_000 }), { maxItems: 100 }),
 ]);
 
+/** The document fields a preview's product cards show; each optional, with the defaults below. */
+const Display = Type.Object(
+  {
+    title: Type.Optional(FieldName),
+    image: Type.Optional(FieldName),
+    price: Type.Optional(FieldName),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "The fields the console's product cards show: `title` (default `name`, else `title`, else the id), `image` (an image URL; default `image`, shown when the document has it) and `price` (default `price`)",
+    examples: [{ title: 'name', image: 'image_url', price: 'price' }],
+  },
+);
+export type Display = Static<typeof Display>;
+
 const settings = {
   searchCluster: IdString,
   collection: Type.String({ minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9._-]+$' }),
@@ -50,6 +66,7 @@ const settings = {
   timeoutMs: Type.Optional(
     Type.Integer({ minimum: 50, maximum: 60_000, description: 'Per Solr request; default 5000' }),
   ),
+  display: Type.Optional(Display),
 };
 
 export const QueryProfileBody = Type.Object(settings, {
@@ -77,6 +94,7 @@ export const QueryProfileSchema = Type.Object(
     returnFields: Type.Optional(Type.Array(Type.String())),
     logSearches: Type.Boolean(),
     timeoutMs: Type.Integer(),
+    display: Type.Optional(Display),
     createdAt: Type.String(),
     updatedAt: Type.String(),
   },

@@ -1,13 +1,17 @@
 // A shopper's query through a profile: evaluation in process, the Solr request from the
 // profile's policy, a live node (round-robin, one retry on another node), Solr's answer with
 // the `fusion` object added, and the query counted for the typeahead instance.
+import type { Kysely } from 'kysely';
 import type { Evaluation } from '../evaluation/evaluation.js';
 import type { EvaluationService } from '../evaluation/service.js';
-import { AppError, NotFoundError, ShuttingDownError } from '../http/errors.js';
+import { AppError, ForbiddenError, NotFoundError, ShuttingDownError } from '../http/errors.js';
+import type { Database } from '../storage/schema.js';
+import { mayUseStudio, type Principal } from '../users/roles.js';
 import { LiveNodesTimeout, type QueryParts } from './query-parts.js';
 import type { QueryProfile } from './schemas.js';
+import type { ServedProfile } from './served-profiles.js';
 import type { SolrOutcome } from './solr-client.js';
-import { readShopperRequest, solrRequest } from './solr-request.js';
+import { readShopperRequest, type ShopperRequest, solrRequest } from './solr-request.js';
 
 /**
  * Nodes a query is tried on. A node without a replica of the collection forwards the query to
@@ -21,42 +25,71 @@ export interface PreparedQuery {
   readonly label: string;
   readonly profile: QueryProfile;
   readonly q: string;
+  /** Evaluated on the studio's staging content: a preview, not a shopper's search. */
+  readonly staging: boolean;
   readonly evaluation: Evaluation;
   readonly form: string;
   readonly dropped: string[];
 }
 
+/**
+ * Who sends a query: a profile's search-only key (`key`), or a signed-in user (Basic
+ * credentials or a console session) with their role and studios.
+ */
+export type QueryCaller = 'key' | Principal;
+
 export class QueryService {
   constructor(
     private readonly parts: QueryParts,
     private readonly evaluation: EvaluationService,
+    private readonly db: Kysely<Database>,
   ) {}
 
-  /** Solr's JSON answer with the `fusion` object added, as text. */
-  query(app: string, profileId: string, search: URLSearchParams): Promise<string> {
-    return this.send(this.prepare(app, profileId, search));
+  /**
+   * Solr's JSON answer with the `fusion` object added, as text. The shopper's parameters are
+   * read, the profile found and its studio's live rules and rewrites evaluated (with
+   * `staging=true`, its staging content, for a caller who may change it) before anything is
+   * sent or counted: 400, 403 and 404 cost Solr nothing.
+   */
+  async query(app: string, profileId: string, search: URLSearchParams, caller: QueryCaller): Promise<string> {
+    const shopper = readShopperRequest(search);
+    const served = this.served(app, profileId);
+    if (!shopper.staging) return this.send(this.prepared(app, served, shopper, this.live(served, shopper)));
+    mayPreviewStaging(caller, served.profile);
+    const evaluation = await this.evaluation.preview(this.db, served.profile.studio ?? '', {
+      ...this.context(served, shopper),
+      useStaging: served.profile.studio !== undefined,
+    });
+    return this.send(this.prepared(app, served, shopper, evaluation));
   }
 
-  /**
-   * Reads the shopper's parameters, finds the profile and evaluates its studio's live rules
-   * and rewrites; throws (400, 404) before anything is sent or counted.
-   */
-  prepare(app: string, profileId: string, search: URLSearchParams): PreparedQuery {
-    const shopper = readShopperRequest(search);
-    // From memory: the node's copy of the profiles follows the database (query-parts).
+  // From memory: the node's copy of the profiles follows the database (query-parts).
+  private served(app: string, profileId: string): ServedProfile {
     const served = this.parts.served.profile(app, profileId);
     if (!served) throw new NotFoundError(`no query profile ${profileId} in app ${app}`);
-    const { profile, policy } = served;
-    const evaluation = this.evaluation.evaluate(profile.studio ?? '', {
-      q: shopper.q,
-      segment: shopper.segments,
-      queryProfile: [profileId],
-    });
+    return served;
+  }
+
+  private context(served: ServedProfile, shopper: ShopperRequest) {
+    return { q: shopper.q, segment: shopper.segments, queryProfile: [served.profile.id] };
+  }
+
+  private live(served: ServedProfile, shopper: ShopperRequest): Evaluation {
+    return this.evaluation.evaluate(served.profile.studio ?? '', this.context(served, shopper));
+  }
+
+  private prepared(
+    app: string,
+    { profile, policy }: ServedProfile,
+    shopper: ShopperRequest,
+    evaluation: Evaluation,
+  ): PreparedQuery {
     const { body, dropped } = solrRequest(profile, shopper, evaluation, policy);
     return {
-      label: `${app}/${profileId}`,
+      label: `${app}/${profile.id}`,
       profile,
       q: shopper.q,
+      staging: shopper.staging,
       evaluation,
       form: body.toString(),
       dropped,
@@ -70,9 +103,11 @@ export class QueryService {
    * shutdown's grace.
    */
   async send(prepared: PreparedQuery): Promise<string> {
-    const { label, profile, evaluation, form, dropped } = prepared;
+    const { label, profile, staging, evaluation, form, dropped } = prepared;
     const { metrics } = this.parts;
-    if (evaluation.rules.length > 0) metrics.rulesFired.inc({ profile: label }, evaluation.rules.length);
+    // Rules fired for shoppers: a staging preview's are not.
+    if (evaluation.rules.length > 0 && !staging)
+      metrics.rulesFired.inc({ profile: label }, evaluation.rules.length);
     let nodes: Awaited<ReturnType<QueryParts['nodesOf']>>;
     try {
       // Bounded by the profile's time-out: an unreachable ZooKeeper would otherwise hold the
@@ -126,9 +161,10 @@ export class QueryService {
       if (outcome.ok) {
         metrics.solrSeconds.observe({ profile: label }, (performance.now() - started) / 1000);
         metrics.requests.inc({ profile: label, outcome: 'ok' });
-        if (profile.logSearches && profile.typeahead !== undefined)
+        // A staging preview is an editor's query, not a shopper's: it teaches typeahead nothing.
+        if (profile.logSearches && profile.typeahead !== undefined && !staging)
           this.parts.logs.add(profile.typeahead, prepared.q);
-        return withFusion(outcome.body, fusionOf(evaluation, node.name, dropped));
+        return withFusion(outcome.body, fusionOf(evaluation, node.name, dropped, staging));
       }
       if (outcome.kind === 'stopped') {
         // Not the node's fault: the service stopped waiting for it at the end of a shutdown's grace.
@@ -177,8 +213,41 @@ export class QueryService {
   }
 }
 
+/**
+ * Whether `caller` may ask for the staging content of the profile's studio: a user who may
+ * change that studio's rules (an admin, or a merchandiser listing the studio; for a profile
+ * without a studio, an admin), never a search-only key. 403 otherwise.
+ */
+function mayPreviewStaging(caller: QueryCaller, profile: QueryProfile): void {
+  if (caller === 'key') {
+    throw new ForbiddenError(
+      "a search-only key cannot ask for staging=true: the staging preview is for users who may change the profile's studio",
+    );
+  }
+  // No merchandiser lists the empty studio: a profile without one is an admin's to preview.
+  if (!mayUseStudio(caller, profile.studio ?? '', 'POST')) {
+    const studio = profile.studio === undefined ? 'a profile without a studio' : `studio ${profile.studio}`;
+    throw new ForbiddenError(`the role ${caller.role} may not preview the staging content of ${studio}`);
+  }
+}
+
+/**
+ * What each rule did, entry for entry, with the rule's id: the pins, boosts, buries and blocks
+ * of the evaluation's effect, so that a preview can say which rule moved which document.
+ */
+function effectOf({ effect, sources }: Evaluation): object {
+  return {
+    pins: effect.pins.map((pin, i) => ({ ...pin, rule: sources.pins[i] })),
+    boosts: effect.boosts.map((boost, i) => ({ ...boost, rule: sources.boosts[i] })),
+    buries: effect.buries.map((bury, i) => ({ ...bury, rule: sources.buries[i] })),
+    blocked: effect.blocked.flatMap(({ fieldName, values }, i) =>
+      values.map((value, j) => ({ fieldName, value, rule: sources.blocked[i]![j] })),
+    ),
+  };
+}
+
 /** What the experience layer did, under the name Fusion gives it in its query answers. */
-function fusionOf(evaluation: Evaluation, node: string, dropped: string[]): object {
+function fusionOf(evaluation: Evaluation, node: string, dropped: string[], staging: boolean): object {
   const { effect } = evaluation;
   return {
     'landing-pages': effect.redirect === null ? [] : [effect.redirect],
@@ -188,6 +257,8 @@ function fusionOf(evaluation: Evaluation, node: string, dropped: string[]): obje
     rules: evaluation.rules,
     redirect: effect.redirect,
     banners: effect.banners,
+    effect: effectOf(evaluation),
+    staging,
     node,
     droppedParams: dropped,
   };

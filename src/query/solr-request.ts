@@ -4,8 +4,11 @@ import type { Evaluation } from '../evaluation/evaluation.js';
 import { ValidationError } from '../http/errors.js';
 import { type FieldChoices, isForbiddenParam, RefusedValue, shopperValue } from './shopper-params.js';
 
-/** The query endpoint's own parameters: evaluation's context, never sent to Solr. */
-const CONTEXT_PARAMS = new Set(['q', 'segment']);
+/**
+ * The query endpoint's own parameters, never sent to Solr: evaluation's context, and
+ * `staging` (evaluate the studio's staging content, for users who may change it).
+ */
+const CONTEXT_PARAMS = new Set(['q', 'segment', 'staging']);
 
 const MAX_Q = 1000;
 const MAX_SEGMENTS = 100;
@@ -14,6 +17,8 @@ const MAX_SEGMENTS = 100;
 export interface ShopperRequest {
   q: string;
   segments: string[];
+  /** `staging=true`: the studio's staging rules and rewrites instead of the live ones. */
+  staging: boolean;
   /** Every other parameter as sent, in order. */
   params: Array<[string, string]>;
 }
@@ -37,9 +42,16 @@ export function readShopperRequest(search: URLSearchParams): ShopperRequest {
       'invalid-parameter',
     );
   }
+  const staging = search.getAll('staging');
+  if (staging.length > 1 || (staging.length === 1 && staging[0] !== 'true' && staging[0] !== 'false')) {
+    throw new ValidationError(
+      [{ field: 'staging', message: 'staging must be given once, as true or false' }],
+      'invalid-parameter',
+    );
+  }
   const params: Array<[string, string]> = [];
   for (const [name, value] of search) if (!CONTEXT_PARAMS.has(name)) params.push([name, value]);
-  return { q, segments, params };
+  return { q, segments, staging: staging[0] === 'true', params };
 }
 
 export interface ProfileParams {

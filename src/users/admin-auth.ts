@@ -252,21 +252,21 @@ function tooManyFailures(retryAfter: number): TooManyRequestsError {
 export function userCheck(
   passwords: PasswordCheck,
   deps: UserAuthDeps,
-): (request: FastifyRequest) => Promise<void> {
+): (request: FastifyRequest) => Promise<Principal> {
   return async (request) => {
     const credentials = parseBasic(request.headers.authorization);
     if (credentials) {
-      await passwords.check(
+      return passwords.check(
         request.ip,
         credentials.user,
         credentials.password,
         CHALLENGE,
         request.raw.socket,
       );
-      return;
     }
     const session = request.headers.authorization ? undefined : await sessionOf(request, deps);
     if (!session)
       throw new UnauthorizedError('credentials are required (HTTP Basic or a session)', CHALLENGE);
+    return session.user;
   };
 }

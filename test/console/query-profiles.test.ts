@@ -98,6 +98,7 @@ test('query profiles: settings, the workbench and keys; API clients', { skip }, 
     await page.getByLabel('Studio (rules and rewrites)').selectOption('shop');
     await page.getByLabel(/Default Solr parameters/).fill('rows=5\nfl=id,name\ndefType=edismax');
     await page.getByLabel(/Fields a shopper may sort by/).fill('price, name');
+    await page.getByLabel(/^Title field/).fill('name');
     await page.getByRole('button', { name: 'Save profile' }).click();
     await page
       .getByRole('row')
@@ -113,6 +114,8 @@ test('query profiles: settings, the workbench and keys; API clients', { skip }, 
     // An empty list is no list: any plain field, as the API reads a profile without one.
     assert.deepEqual((saved.body as { sortFields?: string[] }).sortFields, ['price', 'name']);
     assert.equal((saved.body as { returnFields?: string[] }).returnFields, undefined);
+    // The product cards' fields: only those filled in (the others keep their defaults).
+    assert.deepEqual((saved.body as { display?: unknown }).display, { title: 'name' });
     await assertAccessible(page, 'query profiles');
   });
 
@@ -120,6 +123,18 @@ test('query profiles: settings, the workbench and keys; API clients', { skip }, 
     const workbench = page.getByRole('region', { name: 'Workbench of web' });
     await workbench.getByLabel("Shopper's query").fill('ketle');
     await workbench.getByRole('button', { name: 'Send query' }).click();
+    // The products as cards, live and staging; the search engineer's details are one click away.
+    await workbench
+      .getByRole('region', { name: 'Live results' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Stove kettle' })
+      .waitFor();
+    await workbench
+      .getByRole('region', { name: 'Staging results' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Stove kettle' })
+      .waitFor();
+    await workbench.getByText(/^Details for search engineers/).click();
     await workbench.getByText('Rewritten query: kettle').waitFor();
     await workbench
       .getByRole('table', { name: 'Rules that fired' })
@@ -231,8 +246,23 @@ test('query profiles: settings, the workbench and keys; API clients', { skip }, 
     const workbench = page.getByRole('region', { name: 'Workbench of web' });
     await workbench.getByLabel("Shopper's query").fill('kettle');
     await workbench.getByRole('button', { name: 'Send query' }).click();
+    await workbench.getByText(/^Details for search engineers/).click();
     await workbench.getByText('Rewritten query: kettle').waitFor();
-    for (const name of ['New profile', /^Edit /, /^Delete /, 'New key', /^Revoke /]) {
+    // The live products only: staging is for those who may change the studio's rules.
+    await workbench
+      .getByRole('region', { name: 'Staging results' })
+      .getByText('The drafts of studio shop are shown to those who may change its rules.')
+      .waitFor();
+    for (const name of [
+      'New profile',
+      /^Edit /,
+      /^Delete /,
+      'New key',
+      /^Revoke /,
+      /^Pin here/,
+      /^Block/,
+      /^Boost/,
+    ]) {
       assert.equal(await page.getByRole('button', { name }).count(), 0, String(name));
     }
     await page.goto(`${service.url}/console/api-clients`);

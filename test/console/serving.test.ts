@@ -60,6 +60,8 @@ for (const engine of engines) {
     const policy = String(page.headers['content-security-policy']);
     assert.match(policy, /script-src 'self'/);
     assert.match(policy, /frame-ancestors 'none'/);
+    // The query preview draws product images and banners from the shop's own servers.
+    assert.match(policy, /img-src 'self' data: https: http:/);
     assert.equal(page.headers['x-frame-options'], 'DENY');
   });
 }

@@ -120,6 +120,8 @@ describe('security headers (helmet)', () => {
     assert.match(policy, /script-src 'self'/);
     assert.match(policy, /frame-ancestors 'none'/);
     assert.doesNotMatch(policy, /upgrade-insecure-requests/);
+    // Images from elsewhere are the console's (its query preview), not the docs'.
+    assert.match(policy, /img-src 'self' data:;/);
   });
 
   test('add Strict-Transport-Security to answers served over HTTPS', async (t) => {

@@ -383,6 +383,7 @@ for (const engine of engines) {
           allowedParams: ['fq', 'sort'],
           logSearches: true,
           timeoutMs: 5000,
+          display: { title: 'name', image: 'image_url' },
         },
       ]);
       assert.ok(document.metadata.secretsOmitted.includes('query-profile:shop/main#keys'));

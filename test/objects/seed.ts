@@ -88,6 +88,7 @@ export async function seedProfile(app: FastifyInstance): Promise<{ key: string }
     typeahead: 'shop-en',
     defaults: { rows: 10, qf: 'name^2 brand' },
     allowedParams: ['fq', 'sort'],
+    display: { title: 'name', image: 'image_url' },
   });
   assert.equal(profile.status, 200, JSON.stringify(profile.body));
   const key = await call(app, 'POST', '/api/apps/shop/query-profiles/main/keys');

@@ -112,6 +112,31 @@ for (const engine of engines) {
         'allowedParams',
         'searchCluster',
       ]);
+      // The fields the console's product cards show are kept as given; a name Solr would not
+      // take as a field, or a member the profile does not know, is refused naming it.
+      const display = { title: 'name', image: 'image_url', price: 'sale_price' };
+      const withDisplay = await call(app, 'PUT', `/api/apps/${APP}/query-profiles/web`, {
+        searchCluster: 'solr',
+        collection: 'products',
+        display,
+      });
+      assert.equal(withDisplay.status, 200, JSON.stringify(withDisplay.body));
+      assert.deepEqual((await call(app, 'GET', `/api/apps/${APP}/query-profiles/web`)).body.display, display);
+      for (const [wrong, field] of [
+        [{ title: 'name()' }, 'display.title'],
+        [{ colour: 'colour' }, 'display'],
+      ] as const) {
+        const refusedDisplay = await call(app, 'PUT', `/api/apps/${APP}/query-profiles/web`, {
+          searchCluster: 'solr',
+          collection: 'products',
+          display: wrong,
+        });
+        assert.equal(refusedDisplay.status, 400, JSON.stringify(wrong));
+        assert.ok(
+          refusedDisplay.body.errors.some((e: { field: string }) => e.field.startsWith(field)),
+          JSON.stringify(refusedDisplay.body),
+        );
+      }
       assert.equal((await call(app, 'DELETE', `/api/apps/${APP}/query-profiles/web`)).status, 204);
       assert.equal((await call(app, 'DELETE', `/api/apps/${APP}/searchCluster/solr`)).status, 204);
     });

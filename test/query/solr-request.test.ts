@@ -10,6 +10,7 @@ function evaluation(solr: Partial<Evaluation['solr']>): Evaluation {
     rewrites: [],
     rules: [],
     effect: { blocked: [], boosts: [], buries: [], pins: [], redirect: null, banners: [] },
+    sources: { blocked: [], boosts: [], buries: [], pins: [] },
     solr: { q: 'kettle', fq: [], bq: [], elevateIds: null, excludeIds: null, ...solr },
   };
 }

@@ -1914,10 +1914,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A shopper's query through a profile: Solr's JSON answer, plus `fusion` (what searchdeck did) */
+        /**
+         * A shopper's query through a profile: Solr's JSON answer, plus `fusion` (what searchdeck did)
+         * @description The shopper's parameters are `q`, `segment` (repeatable) and those the profile allows. `staging=true` evaluates the studio's staging rules and rewrites (drafts included) instead of the live ones: for a user who may change the profile's studio (Basic credentials or a console session), 403 for a search-only key. docs/query.md has the details.
+         */
         get: operations["queryInApp"];
         put?: never;
-        /** A shopper's query through a profile: Solr's JSON answer, plus `fusion` (what searchdeck did) */
+        /**
+         * A shopper's query through a profile: Solr's JSON answer, plus `fusion` (what searchdeck did)
+         * @description The shopper's parameters are `q`, `segment` (repeatable) and those the profile allows. `staging=true` evaluates the studio's staging rules and rewrites (drafts included) instead of the live ones: for a user who may change the profile's studio (Basic credentials or a console session), 403 for a search-only key. docs/query.md has the details.
+         */
         post: operations["queryFormInApp"];
         delete?: never;
         options?: never;
@@ -2452,6 +2458,19 @@ export interface components {
                     logSearches?: boolean;
                     /** @description Per Solr request; default 5000 */
                     timeoutMs?: number;
+                    /**
+                     * @description The fields the console's product cards show: `title` (default `name`, else `title`, else the id), `image` (an image URL; default `image`, shown when the document has it) and `price` (default `price`)
+                     * @example {
+                     *       "title": "name",
+                     *       "image": "image_url",
+                     *       "price": "price"
+                     *     }
+                     */
+                    display?: {
+                        title?: string;
+                        image?: string;
+                        price?: string;
+                    };
                 }[];
                 studios: {
                     id: string;
@@ -2599,6 +2618,19 @@ export interface components {
             returnFields?: string[];
             logSearches: boolean;
             timeoutMs: number;
+            /**
+             * @description The fields the console's product cards show: `title` (default `name`, else `title`, else the id), `image` (an image URL; default `image`, shown when the document has it) and `price` (default `price`)
+             * @example {
+             *       "title": "name",
+             *       "image": "image_url",
+             *       "price": "price"
+             *     }
+             */
+            display?: {
+                title?: string;
+                image?: string;
+                price?: string;
+            };
             createdAt: string;
             updatedAt: string;
         };
@@ -2621,6 +2653,19 @@ export interface components {
             logSearches?: boolean;
             /** @description Per Solr request; default 5000 */
             timeoutMs?: number;
+            /**
+             * @description The fields the console's product cards show: `title` (default `name`, else `title`, else the id), `image` (an image URL; default `image`, shown when the document has it) and `price` (default `price`)
+             * @example {
+             *       "title": "name",
+             *       "image": "image_url",
+             *       "price": "price"
+             *     }
+             */
+            display?: {
+                title?: string;
+                image?: string;
+                price?: string;
+            };
         };
         NewQueryProfileBody: {
             id: string;
@@ -2642,6 +2687,19 @@ export interface components {
             logSearches?: boolean;
             /** @description Per Solr request; default 5000 */
             timeoutMs?: number;
+            /**
+             * @description The fields the console's product cards show: `title` (default `name`, else `title`, else the id), `image` (an image URL; default `image`, shown when the document has it) and `price` (default `price`)
+             * @example {
+             *       "title": "name",
+             *       "image": "image_url",
+             *       "price": "price"
+             *     }
+             */
+            display?: {
+                title?: string;
+                image?: string;
+                price?: string;
+            };
         };
         /**
          * @example {
@@ -13857,6 +13915,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             /** @description Default Response */
@@ -13908,6 +13967,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             /** @description Default Response */

@@ -4,6 +4,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, messageFor } from '../../api/client';
 import type { components } from '../../api/schema';
 import { defaultsOf, linesOf, listOf } from './params';
+import './preview.css';
 
 export type Profile = components['schemas']['QueryProfile'];
 
@@ -28,6 +29,21 @@ function useChoices(app: string) {
     );
   }, [app]);
   return choices;
+}
+
+/** The display fields a profile names for its product cards, with what an empty one means. */
+const DISPLAY_FIELDS = [
+  ['title', 'Title field (empty: name, else title)'],
+  ['image', 'Image field, holding an image URL (empty: image)'],
+  ['price', 'Price field (empty: price)'],
+] as const;
+
+/** The display fields filled in; none filled: no `display` (the defaults). */
+function displayOf(text: (name: string) => string): { display?: NonNullable<Profile['display']> } {
+  const display = Object.fromEntries(
+    DISPLAY_FIELDS.map(([member]) => [member, text(`display.${member}`)]).filter(([, value]) => value !== ''),
+  );
+  return Object.keys(display).length === 0 ? {} : { display };
 }
 
 function Message({ error, field }: { error: ErrorBody | undefined; field: string }) {
@@ -70,6 +86,7 @@ export function ProfileForm({
       ...(text('returnFields') ? { returnFields: listOf(text('returnFields')) } : {}),
       logSearches: form.get('logSearches') === 'on',
       ...(timeout ? { timeoutMs: Number(timeout) } : {}),
+      ...displayOf(text),
     };
     const { data, error } = profile
       ? await api.PUT('/api/apps/{app}/query-profiles/{id}', {
@@ -216,6 +233,21 @@ export function ProfileForm({
         />
         <Message error={error} field="timeoutMs" />
       </div>
+      <fieldset className="profile-display">
+        <legend>Product cards in the query preview</legend>
+        {DISPLAY_FIELDS.map(([member, label]) => (
+          <div className="field" key={member}>
+            <label htmlFor={`profile-display-${member}`}>{label}</label>
+            <input
+              id={`profile-display-${member}`}
+              name={`display.${member}`}
+              defaultValue={profile?.display?.[member] ?? ''}
+              {...described(`display.${member}`)}
+            />
+            <Message error={error} field={`display.${member}`} />
+          </div>
+        ))}
+      </fieldset>
       <label className="inline">
         <input name="logSearches" type="checkbox" defaultChecked={profile?.logSearches ?? true} /> Log
         searches into the typeahead instance
