@@ -101,7 +101,7 @@ test('the console, signed in, does the everyday tasks in a browser', { skip }, a
     await page.getByRole('checkbox', { name: 'Select Bury P8' }).check();
     await page.getByRole('button', { name: 'Publish selected (2)' }).click();
     await page.getByText(/Bulk publish: done, 2 published, 0 failed of 2/).waitFor();
-    await page.getByText('Nothing matches.').waitFor();
+    await page.getByText('No rules match these filters.').waitFor();
     await assertAccessible(page, 'bulk publish');
   });
 

@@ -128,7 +128,7 @@ test('query profiles: settings, the workbench and keys; API clients', { skip }, 
     await workbench
       .getByRole('table', { name: 'Rewrites applied' })
       .getByRole('row')
-      .filter({ hasText: /misspelling\s*ketle\s*kettle/ })
+      .filter({ hasText: /Misspelling\s*ketle\s*kettle/ })
       .waitFor();
     const received = workbench.getByRole('table', { name: 'Parameters Solr received' });
     assert.match((await received.getByRole('row', { name: /^rows/ }).textContent()) ?? '', /rows\s*5/);

@@ -4,6 +4,8 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, type Session } from '../api/client';
 import type { paths } from '../api/schema';
+import { Loading } from '../components/Loading';
+import { TableScroll } from '../components/TableScroll';
 import { setQuery, useLocation } from '../router';
 
 type Client =
@@ -113,35 +115,41 @@ export function ApiClientsPage({ session }: { session: Session }) {
           {error.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || error.message}
         </p>
       )}
-      <table>
-        <caption className="visually-hidden">API clients of {studio}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Client id</th>
-            <th scope="col">Scopes</th>
-            <th scope="col">Created</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {clients?.map((c) => (
-            <tr key={c.clientId}>
-              <td>{c.name}</td>
-              <td>
-                <code>{c.clientId}</code>
-              </td>
-              <td>{c.scopes.join(', ')}</td>
-              <td>{new Date(c.createdAt).toLocaleString()}</td>
-              <td>
-                <button type="button" aria-label={`Revoke ${c.name}`} onClick={() => revoke(c)}>
-                  Revoke
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {studios === undefined || (studio !== undefined && clients === undefined && !error) ? (
+        <Loading what="the API clients" />
+      ) : (
+        <TableScroll label={`API clients of ${studio}`}>
+          <table>
+            <caption className="visually-hidden">API clients of {studio}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Client id</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Created</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {clients?.map((c) => (
+                <tr key={c.clientId}>
+                  <td>{c.name}</td>
+                  <td>
+                    <code>{c.clientId}</code>
+                  </td>
+                  <td>{c.scopes.join(', ')}</td>
+                  <td>{new Date(c.createdAt).toLocaleString()}</td>
+                  <td>
+                    <button type="button" aria-label={`Revoke ${c.name}`} onClick={() => revoke(c)}>
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
       {clients?.length === 0 && <p>No API client in {studio} yet.</p>}
       {studio !== undefined && (
         <form className="filters card" onSubmit={create} aria-label="New API client">

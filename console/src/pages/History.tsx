@@ -4,6 +4,7 @@ import { api, type ErrorBody, errorOf } from '../api/client';
 import type { components } from '../api/schema';
 import { NO_PAGE, PagedTable, type PageInfo } from '../components/PagedTable';
 import { setQuery, useLocation } from '../router';
+import { plural } from '../words';
 
 type Event = components['schemas']['HistoryEvent'];
 
@@ -60,7 +61,9 @@ export function HistoryPage() {
         columns={['When', 'Who', 'Action', 'Object', 'Summary']}
         items={events}
         page={page}
-        empty="No change recorded."
+        empty={object || actor ? 'No change matches these filters.' : 'No change recorded yet.'}
+        what="the history"
+        count={(n) => plural(n, 'change')}
         row={(e) => (
           <tr key={e.id}>
             <td>{new Date(e.at).toLocaleString()}</td>

@@ -5,6 +5,8 @@ import cytoscape from 'cytoscape';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { api, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
 import type { components } from '../api/schema';
+import { Loading } from '../components/Loading';
+import { TableScroll } from '../components/TableScroll';
 import { setQuery, useLocation } from '../router';
 
 type Link = components['schemas']['Link'];
@@ -21,17 +23,22 @@ const LINK_TYPES: Link['linkType'][] = [
 export default function ObjectsPage({ session }: { session: Session }) {
   const { query } = useLocation();
   const subject = query.get('object') ?? '';
-  const [links, setLinks] = useState<Link[]>([]);
+  // The links of `subject`; undefined while they are asked for.
+  const [links, setLinks] = useState<Link[]>();
   const [error, setError] = useState<ErrorBody>();
   const editable = mayEdit(session, 'platform');
 
   const load = useCallback(async () => {
     if (subject === '') return setLinks([]);
+    setLinks(undefined);
     const [out, into] = await Promise.all([
       api.GET('/api/links', { params: { query: { subject, limit: 500 } } }),
       api.GET('/api/links', { params: { query: { object: subject, limit: 500 } } }),
     ]);
-    if (!out.data || !into.data) return setError(errorOf(out.error ?? into.error));
+    if (!out.data || !into.data) {
+      setLinks([]);
+      return setError(errorOf(out.error ?? into.error));
+    }
     setError(undefined);
     const seen = new Set<string>();
     setLinks(
@@ -93,39 +100,42 @@ export default function ObjectsPage({ session }: { session: Session }) {
           {error.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || error.message}
         </p>
       )}
-      {subject && <Graph center={subject} links={links} onPick={(id) => setQuery({ object: id })} />}
-      {subject && (
-        <table>
-          <caption>Links of {subject}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Subject</th>
-              <th scope="col">Link type</th>
-              <th scope="col">Object</th>
-              {editable && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {links.map((l) => (
-              <tr key={`${l.subject} ${l.linkType} ${l.object}`}>
-                <td>{l.subject}</td>
-                <td>{l.linkType}</td>
-                <td>{l.object}</td>
-                {editable && (
-                  <td>
-                    <button
-                      type="button"
-                      aria-label={`Remove ${l.subject} ${l.linkType} ${l.object}`}
-                      onClick={() => remove(l)}
-                    >
-                      Remove
-                    </button>
-                  </td>
-                )}
+      {subject && links === undefined && <Loading what={`the links of ${subject}`} />}
+      {subject && links && <Graph center={subject} links={links} onPick={(id) => setQuery({ object: id })} />}
+      {subject && links && (
+        <TableScroll label={`Links of ${subject}`}>
+          <table>
+            <caption>Links of {subject}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Subject</th>
+                <th scope="col">Link type</th>
+                <th scope="col">Object</th>
+                {editable && <th scope="col">Actions</th>}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {links.map((l) => (
+                <tr key={`${l.subject} ${l.linkType} ${l.object}`}>
+                  <td>{l.subject}</td>
+                  <td>{l.linkType}</td>
+                  <td>{l.object}</td>
+                  {editable && (
+                    <td>
+                      <button
+                        type="button"
+                        aria-label={`Remove ${l.subject} ${l.linkType} ${l.object}`}
+                        onClick={() => remove(l)}
+                      >
+                        Remove
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {editable && (
         <form className="filters card" onSubmit={add} aria-label="Add a link">

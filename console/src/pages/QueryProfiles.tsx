@@ -2,6 +2,8 @@
 // and the query workbench. The app, the chosen profile and the form shown are in the URL.
 import { useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
+import { Loading } from '../components/Loading';
+import { TableScroll } from '../components/TableScroll';
 import { setQuery, useLocation } from '../router';
 import { Keys } from './query/Keys';
 import { type Profile, ProfileForm } from './query/ProfileForm';
@@ -92,55 +94,58 @@ export function QueryProfilesPage({ session }: { session: Session }) {
           {error.message}
         </p>
       )}
-      {app && (
-        <table>
-          <caption className="visually-hidden">Query profiles of {app}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Profile</th>
-              <th scope="col">Search cluster / collection</th>
-              <th scope="col">Studio</th>
-              <th scope="col">Typeahead</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {profiles?.map((p) => (
-              <tr key={p.id} aria-selected={p.id === chosen}>
-                <td>{p.id}</td>
-                <td>
-                  {p.searchCluster} / {p.collection}
-                </td>
-                <td>{p.studio ?? '—'}</td>
-                <td>{p.typeahead ?? '—'}</td>
-                <td>
-                  <button
-                    type="button"
-                    aria-label={`Open ${p.id}`}
-                    aria-pressed={p.id === chosen}
-                    onClick={() => setQuery({ profile: p.id, edit: undefined })}
-                  >
-                    Open
-                  </button>{' '}
-                  {editable && (
-                    <>
-                      <button
-                        type="button"
-                        aria-label={`Edit ${p.id}`}
-                        onClick={() => setQuery({ profile: p.id, edit: p.id })}
-                      >
-                        Edit
-                      </button>{' '}
-                      <button type="button" aria-label={`Delete ${p.id}`} onClick={() => remove(p.id)}>
-                        Delete
-                      </button>
-                    </>
-                  )}
-                </td>
+      {app && profiles === undefined && !error && <Loading what="the profiles" />}
+      {app && profiles !== undefined && (
+        <TableScroll label={`Query profiles of ${app}`}>
+          <table>
+            <caption className="visually-hidden">Query profiles of {app}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Profile</th>
+                <th scope="col">Search cluster / collection</th>
+                <th scope="col">Studio</th>
+                <th scope="col">Typeahead</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {profiles?.map((p) => (
+                <tr key={p.id} aria-selected={p.id === chosen}>
+                  <td>{p.id}</td>
+                  <td>
+                    {p.searchCluster} / {p.collection}
+                  </td>
+                  <td>{p.studio ?? '—'}</td>
+                  <td>{p.typeahead ?? '—'}</td>
+                  <td>
+                    <button
+                      type="button"
+                      aria-label={`Open ${p.id}`}
+                      aria-pressed={p.id === chosen}
+                      onClick={() => setQuery({ profile: p.id, edit: undefined })}
+                    >
+                      Open
+                    </button>{' '}
+                    {editable && (
+                      <>
+                        <button
+                          type="button"
+                          aria-label={`Edit ${p.id}`}
+                          onClick={() => setQuery({ profile: p.id, edit: p.id })}
+                        >
+                          Edit
+                        </button>{' '}
+                        <button type="button" aria-label={`Delete ${p.id}`} onClick={() => remove(p.id)}>
+                          Delete
+                        </button>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {profiles?.length === 0 && <p role="status">No query profile in {app} yet.</p>}
       {editable && editing !== undefined && (editing === 'new' || edited) && (

@@ -2,8 +2,10 @@
 // publishing and bulk publishing, the conflicts of each rule; the editor is rules/Editor.
 import { useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
+import { Loading } from '../components/Loading';
 import { NO_PAGE, PagedTable, type PageInfo } from '../components/PagedTable';
 import { Link, navigate, setQuery, useLocation } from '../router';
+import { plural } from '../words';
 import {
   type BulkStatus,
   bulkStatus,
@@ -35,21 +37,21 @@ function listingQuery(url: URLSearchParams): ListingQuery {
   };
 }
 
-function useStudios(session: Session): string[] {
-  const [studios, setStudios] = useState<string[]>(session.studios ?? []);
+/** The studios the user may open; undefined while they are asked for. */
+function useStudios(session: Session): string[] | undefined {
+  const own = session.role === 'merchandiser' ? session.studios : undefined;
+  const [studios, setStudios] = useState<string[] | undefined>(own);
   useEffect(() => {
-    if (session.role === 'merchandiser' && session.studios) return;
-    api.GET('/api/studios').then(({ data }) => {
-      if (data) setStudios(data.map((s) => s.id));
-    });
-  }, [session]);
+    if (own) return;
+    api.GET('/api/studios').then(({ data }) => setStudios(data ? data.map((s) => s.id) : []));
+  }, [own]);
   return studios;
 }
 
 export function RulesPage({ session, kind }: { session: Session; kind: Kind }) {
   const { path, query } = useLocation();
   const studios = useStudios(session);
-  const studio = query.get('studio') ?? studios[0];
+  const studio = query.get('studio') ?? studios?.[0];
   const title = kind === 'rules' ? 'Rules' : 'Rewrites';
   const root = kind === 'rules' ? '/rules' : '/rewrites';
   const rest = path.slice(root.length).replace(/^\//, '');
@@ -63,13 +65,15 @@ export function RulesPage({ session, kind }: { session: Session; kind: Kind }) {
             value={studio ?? ''}
             onChange={(event) => navigate(`${root}?studio=${encodeURIComponent(event.target.value)}`)}
           >
-            {studios.map((s) => (
+            {studios?.map((s) => (
               <option key={s}>{s}</option>
             ))}
           </select>
         </label>
       </div>
-      {studio === undefined ? (
+      {studios === undefined ? (
+        <Loading what="the studios" />
+      ) : studio === undefined ? (
         <p role="status">
           No studio to show{session.role === 'admin' ? ': create one with POST /api/studios' : ''}.
         </p>
@@ -149,6 +153,7 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
   }
 
   const sort = query.get('sort') ?? '';
+  const filtered = ['searchQuery', 'types', 'publishState'].some((name) => query.get(name));
   return (
     <>
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
@@ -224,7 +229,7 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
         </div>
       )}
       <PagedTable
-        caption={`${page.totalElements} ${kind} in ${studio}`}
+        caption={`${kind === 'rules' ? 'Rules' : 'Rewrites'} in ${studio}`}
         columns={[
           ...(bulkable
             ? [
@@ -242,7 +247,9 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
         ]}
         items={rows}
         page={page}
-        empty="Nothing matches."
+        empty={filtered ? `No ${kind} match these filters.` : `No ${kind} in ${studio} yet.`}
+        what={kind}
+        count={(n) => plural(n, kind === 'rules' ? 'rule' : 'rewrite')}
         row={(rule) => (
           <tr key={rule.id}>
             {bulkable && (

@@ -2,6 +2,8 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, type Session } from '../api/client';
 import type { paths } from '../api/schema';
+import { Loading } from '../components/Loading';
+import { TableScroll } from '../components/TableScroll';
 
 type User = paths['/api/users']['get']['responses'][200]['content']['application/json'][number];
 type Role = 'admin' | 'merchandiser' | 'viewer';
@@ -66,39 +68,45 @@ export function UsersPage({ session }: { session: Session }) {
   return (
     <>
       <h1>Users</h1>
-      <table>
-        <caption className="visually-hidden">Users</caption>
-        <thead>
-          <tr>
-            <th scope="col">Username</th>
-            <th scope="col">Role</th>
-            <th scope="col">Studios</th>
-            <th scope="col">Typeahead instances</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {users?.map((u) => (
-            <tr key={u.username}>
-              <td>{u.username}</td>
-              <td>{u.role}</td>
-              <td>{u.studios.join(', ') || '—'}</td>
-              <td>{u.typeaheadInstances.join(', ') || '—'}</td>
-              <td>
-                {u.username !== session.username && (
-                  <button
-                    type="button"
-                    aria-label={`Delete ${u.username}`}
-                    onClick={() => remove(u.username)}
-                  >
-                    Delete
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {users === undefined && !error ? (
+        <Loading what="the users" />
+      ) : (
+        <TableScroll label="Users">
+          <table>
+            <caption className="visually-hidden">Users</caption>
+            <thead>
+              <tr>
+                <th scope="col">Username</th>
+                <th scope="col">Role</th>
+                <th scope="col">Studios</th>
+                <th scope="col">Typeahead instances</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users?.map((u) => (
+                <tr key={u.username}>
+                  <td>{u.username}</td>
+                  <td>{u.role}</td>
+                  <td>{u.studios.join(', ') || '—'}</td>
+                  <td>{u.typeaheadInstances.join(', ') || '—'}</td>
+                  <td>
+                    {u.username !== session.username && (
+                      <button
+                        type="button"
+                        aria-label={`Delete ${u.username}`}
+                        onClick={() => remove(u.username)}
+                      >
+                        Delete
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
       <form className="filters card" onSubmit={create} aria-label="New user">
         <label>
           New username

@@ -2,6 +2,8 @@
 // revoking one. Only an admin changes them; others see the ids.
 import { useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf } from '../../api/client';
+import { Loading } from '../../components/Loading';
+import { TableScroll } from '../../components/TableScroll';
 
 interface Key {
   id: string;
@@ -64,31 +66,37 @@ export function Keys({ app, profile, editable }: { app: string; profile: string;
           {error.message}
         </p>
       )}
-      <table>
-        <caption className="visually-hidden">Keys of {profile}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Key id</th>
-            <th scope="col">Created</th>
-            {editable && <th scope="col">Actions</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {keys?.map((k) => (
-            <tr key={k.id}>
-              <td>{k.id}</td>
-              <td>{new Date(k.createdAt).toLocaleString()}</td>
-              {editable && (
-                <td>
-                  <button type="button" aria-label={`Revoke key ${k.id}`} onClick={() => revoke(k.id)}>
-                    Revoke
-                  </button>
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {keys === undefined && !error ? (
+        <Loading what="the keys" />
+      ) : (
+        <TableScroll label={`Keys of ${profile}`}>
+          <table>
+            <caption className="visually-hidden">Keys of {profile}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Key id</th>
+                <th scope="col">Created</th>
+                {editable && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {keys?.map((k) => (
+                <tr key={k.id}>
+                  <td>{k.id}</td>
+                  <td>{new Date(k.createdAt).toLocaleString()}</td>
+                  {editable && (
+                    <td>
+                      <button type="button" aria-label={`Revoke key ${k.id}`} onClick={() => revoke(k.id)}>
+                        Revoke
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
       {keys?.length === 0 && <p>No key yet.</p>}
       {editable && (
         <button type="button" onClick={create}>

@@ -4,6 +4,9 @@
 import { type FormEvent, useState } from 'react';
 import { api, type ErrorBody, errorOf } from '../../api/client';
 import { FiredRules } from '../../components/FiredRules';
+import { Loading } from '../../components/Loading';
+import { TableScroll } from '../../components/TableScroll';
+import { typeLabel } from '../../words';
 import { paramsOf } from './params';
 
 interface Fusion {
@@ -83,6 +86,7 @@ export function Workbench({ app, profile }: { app: string; profile: string }) {
           Send query
         </button>
       </form>
+      {busy && <Loading what="the answer" />}
       {error && (
         <p className="error" role="alert">
           {error.code !== undefined && LEADS[error.code] && <strong>{LEADS[error.code]} </strong>}
@@ -103,71 +107,77 @@ export function Workbench({ app, profile }: { app: string; profile: string }) {
           )}
           {fusion.droppedParams.length > 0 && <p>Parameters dropped: {fusion.droppedParams.join(', ')}</p>}
           <div className="diff">
+            <TableScroll label="Rewrites applied">
+              <table>
+                <caption>Rewrites applied</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Type</th>
+                    <th scope="col">From</th>
+                    <th scope="col">To</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {fusion.rewrites.map((r) => (
+                    <tr key={`${r.id}-${r.from}`}>
+                      <td>{typeLabel(r.type)}</td>
+                      <td>{r.from}</td>
+                      <td>{r.to}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+            <FiredRules rules={fusion.rules} />
+          </div>
+          <TableScroll label="Parameters Solr received">
             <table>
-              <caption>Rewrites applied</caption>
+              <caption>Parameters Solr received</caption>
               <thead>
                 <tr>
-                  <th scope="col">Type</th>
-                  <th scope="col">From</th>
-                  <th scope="col">To</th>
+                  <th scope="col">Parameter</th>
+                  <th scope="col">Value</th>
                 </tr>
               </thead>
               <tbody>
-                {fusion.rewrites.map((r) => (
-                  <tr key={`${r.id}-${r.from}`}>
-                    <td>{r.type}</td>
-                    <td>{r.from}</td>
-                    <td>{r.to}</td>
+                {Object.entries(received ?? {}).map(([name, value]) => (
+                  <tr key={name}>
+                    <th scope="row">{name}</th>
+                    <td>
+                      <code>{show(value)}</code>
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
-            <FiredRules rules={fusion.rules} />
-          </div>
-          <table>
-            <caption>Parameters Solr received</caption>
-            <thead>
-              <tr>
-                <th scope="col">Parameter</th>
-                <th scope="col">Value</th>
-              </tr>
-            </thead>
-            <tbody>
-              {Object.entries(received ?? {}).map(([name, value]) => (
-                <tr key={name}>
-                  <th scope="row">{name}</th>
-                  <td>
-                    <code>{show(value)}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          </TableScroll>
           {!received && <p>Solr echoed no parameters (its handler's echoParams is off).</p>}
-          <table>
-            <caption>
-              Results: {answer?.response?.numFound ?? 0} found, {docs.length} shown
-            </caption>
-            <thead>
-              <tr>
-                {fields.map((f) => (
-                  <th scope="col" key={f}>
-                    {f}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {docs.map((doc, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: documents need not have an id field
-                <tr key={i}>
+          <TableScroll label="Results">
+            <table>
+              <caption>
+                Results: {answer?.response?.numFound ?? 0} found, {docs.length} shown
+              </caption>
+              <thead>
+                <tr>
                   {fields.map((f) => (
-                    <td key={f}>{doc[f] === undefined ? '' : show(doc[f])}</td>
+                    <th scope="col" key={f}>
+                      {f}
+                    </th>
                   ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {docs.map((doc, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: documents need not have an id field
+                  <tr key={i}>
+                    {fields.map((f) => (
+                      <td key={f}>{doc[f] === undefined ? '' : show(doc[f])}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         </div>
       )}
     </section>

@@ -3,6 +3,8 @@
 // and the staging-vs-live difference.
 import { type FormEvent, useEffect, useState } from 'react';
 import { type ErrorBody, errorOf, mayEdit, messageFor, type Session } from '../../api/client';
+import { Loading } from '../../components/Loading';
+import { TableScroll } from '../../components/TableScroll';
 import { Link, navigate } from '../../router';
 import { createEntry, type Edit, getEntry, moveEntry, updateEntry } from './calls';
 import { type FieldTexts, KindFields, kindFieldNames, textsOf, valuesOf } from './KindFields';
@@ -114,11 +116,33 @@ export function Editor({
     (e) => !shown.some((f) => e.field === f || e.field.startsWith(`${f}.`) || e.field.startsWith(`${f}[`)),
   );
 
+  const back = (
+    <p>
+      <Link to={`${root}?studio=${encodeURIComponent(studio)}`}>Back to the list</Link>
+    </p>
+  );
+  // A rule on its way is not a new one: no empty form until it is there.
+  if (
+    id !== undefined &&
+    (rule === undefined || (rule.id !== id && (!isRule(rule) || rule.externalId !== id)))
+  ) {
+    return (
+      <>
+        {back}
+        {error ? (
+          <p className="error" role="alert">
+            {error.message}
+          </p>
+        ) : (
+          <Loading what={kind === 'rules' ? 'the rule' : 'the rewrite'} />
+        )}
+      </>
+    );
+  }
+
   return (
     <>
-      <p>
-        <Link to={`${root}?studio=${encodeURIComponent(studio)}`}>Back to the list</Link>
-      </p>
+      {back}
       <form
         className="card"
         onSubmit={save}
@@ -216,29 +240,31 @@ export function Editor({
       {rule && rule.publishState === 'PUBLISHED_WITH_DRAFT_EDITS' && (
         <section className="card" aria-label="Staging and live">
           <h2>Staging and live</h2>
-          <table>
-            <caption className="visually-hidden">What differs between staging and live</caption>
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">Staging</th>
-                <th scope="col">Live</th>
-              </tr>
-            </thead>
-            <tbody>
-              {differences(rule).map(([name, staging, live]) => (
-                <tr key={name}>
-                  <th scope="row">{name}</th>
-                  <td>
-                    <pre>{staging}</pre>
-                  </td>
-                  <td>
-                    <pre>{live}</pre>
-                  </td>
+          <TableScroll label="What differs between staging and live">
+            <table>
+              <caption className="visually-hidden">What differs between staging and live</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Field</th>
+                  <th scope="col">Staging</th>
+                  <th scope="col">Live</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {differences(rule).map(([name, staging, live]) => (
+                  <tr key={name}>
+                    <th scope="row">{name}</th>
+                    <td>
+                      <pre>{staging}</pre>
+                    </td>
+                    <td>
+                      <pre>{live}</pre>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         </section>
       )}
     </>
