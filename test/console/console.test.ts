@@ -135,11 +135,20 @@ test('the console, signed in, does the everyday tasks in a browser', { skip }, a
     "a rewrite's row deletes, restores and unpublishes it; a refused listing says why",
     async () => {
       const row = page.getByRole('row').filter({ hasText: 'sofa, couch' });
+      // Each asked first in a dialog that names the rewrite.
       await row.getByRole('button', { name: 'Delete sofa, couch' }).click();
+      await page
+        .getByRole('dialog', { name: 'Delete the synonyms rewrite "sofa, couch"?' })
+        .getByRole('button', { name: 'Delete', exact: true })
+        .click();
       await row.getByRole('button', { name: 'Restore sofa, couch' }).click();
       await row.getByRole('button', { name: 'Delete sofa, couch' }).waitFor();
       await row.getByRole('button', { name: 'Unpublish sofa, couch' }).click();
-      await row.getByRole('button', { name: 'Publish sofa, couch' }).waitFor();
+      await page
+        .getByRole('dialog', { name: 'Unpublish the synonyms rewrite "sofa, couch"?' })
+        .getByRole('button', { name: 'Unpublish', exact: true })
+        .click();
+      await row.getByRole('button', { name: 'Publish sofa, couch', exact: true }).waitFor();
       // The rewrites have no name to sort by: the API refuses, and its message is shown.
       await page.getByLabel('Sort').selectOption('name,asc');
       await page.getByRole('alert').filter({ hasText: /sort/ }).waitFor();

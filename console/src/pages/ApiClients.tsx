@@ -4,8 +4,10 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, type Session } from '../api/client';
 import type { paths } from '../api/schema';
+import { useConfirm } from '../components/Confirm';
 import { Loading } from '../components/Loading';
 import { TableScroll } from '../components/TableScroll';
+import { tell } from '../components/undo';
 import { setQuery, useLocation } from '../router';
 
 type Client =
@@ -21,6 +23,7 @@ export function ApiClientsPage({ session }: { session: Session }) {
   const [created, setCreated] = useState<Created>();
   const [error, setError] = useState<ErrorBody>();
   const admin = session.role === 'admin';
+  const confirm = useConfirm();
   const studio = query.get('studio') ?? studios?.[0];
 
   useEffect(() => {
@@ -64,11 +67,19 @@ export function ApiClientsPage({ session }: { session: Session }) {
   }
 
   async function revoke(client: Client) {
+    const confirmed = await confirm({
+      title: `Revoke the API client "${client.name}"?`,
+      message:
+        'The tools that use it can no longer change rules or rewrites: its tokens stop working at once. This cannot be undone; a new client gets a new id and secret.',
+      confirm: 'Revoke client',
+    });
+    if (!confirmed) return;
     const { error } = await api.DELETE('/api/studios/{id}/clients/{clientId}', {
       params: { path: { id: client.studioId, clientId: client.clientId } },
     });
     if (error) return setError(errorOf(error));
     if (created?.clientId === client.clientId) setCreated(undefined);
+    tell(`Revoked the API client "${client.name}".`);
     await load();
   }
 

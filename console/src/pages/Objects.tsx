@@ -3,10 +3,12 @@
 // most of this page's weight.
 import cytoscape from 'cytoscape';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
-import { api, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
+import { api, dataOrThrow, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
 import type { components } from '../api/schema';
+import { useConfirm } from '../components/Confirm';
 import { Loading } from '../components/Loading';
 import { TableScroll } from '../components/TableScroll';
+import { offerUndo } from '../components/undo';
 import { setQuery, useLocation } from '../router';
 
 type Link = components['schemas']['Link'];
@@ -27,6 +29,7 @@ export default function ObjectsPage({ session }: { session: Session }) {
   const [links, setLinks] = useState<Link[]>();
   const [error, setError] = useState<ErrorBody>();
   const editable = mayEdit(session, 'platform');
+  const confirm = useConfirm();
 
   const load = useCallback(async () => {
     if (subject === '') return setLinks([]);
@@ -69,11 +72,28 @@ export default function ObjectsPage({ session }: { session: Session }) {
   }
 
   async function remove(link: Link) {
-    const { error } = await api.DELETE('/api/links', {
-      body: { subject: link.subject, linkType: link.linkType, object: link.object },
-    } as never);
-    if (error) setError(errorOf(error));
-    else await load();
+    const said = `${link.subject} ${link.linkType} ${link.object}`;
+    const confirmed = await confirm({
+      title: `Remove the link "${said}"?`,
+      message: 'The link graph no longer has it. Undo, offered for a few seconds, adds it again.',
+      confirm: 'Remove link',
+    });
+    if (!confirmed) return;
+    const body = { subject: link.subject, linkType: link.linkType, object: link.object };
+    const { error } = await api.DELETE('/api/links', { body } as never);
+    if (error) return setError(errorOf(error));
+    await load();
+    offerUndo({
+      done: `Removed the link "${said}".`,
+      undone: `The link "${said}" is back.`,
+      undo: async () => {
+        try {
+          await dataOrThrow(api.PUT('/api/links', { body }));
+        } finally {
+          await load();
+        }
+      },
+    });
   }
 
   return (

@@ -2,19 +2,25 @@
 // publishing and bulk publishing, the conflicts of each rule; the editor is rules/Editor.
 import { useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
+import { type ConfirmRequest, useConfirm } from '../components/Confirm';
 import { Loading } from '../components/Loading';
 import { NO_PAGE, PagedTable, type PageInfo } from '../components/PagedTable';
+import { offerUndo } from '../components/undo';
 import { Link, navigate, setQuery, useLocation } from '../router';
-import { plural } from '../words';
+import { plural, typeLabel } from '../words';
 import {
   type BulkStatus,
   bulkStatus,
   deleteEntry,
+  getEntry,
   type ListingQuery,
   listEntries,
   moveEntry,
   startBulkPublish,
   type Transition,
+  undoDelete,
+  undoPublishedDeletion,
+  undoUnpublish,
 } from './rules/calls';
 import { Editor } from './rules/Editor';
 import { type Entry, isRule, type Kind, type Rule, TYPES, titleOf } from './rules/shared';
@@ -97,6 +103,7 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
   const [page, setPage] = useState<PageInfo>(NO_PAGE);
   const [error, setError] = useState<ErrorBody>();
   const editable = mayEdit(session, 'rules', studio);
+  const confirm = useConfirm();
   const root = kind === 'rules' ? '/rules' : '/rewrites';
   const search = query.toString();
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -142,14 +149,106 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
     load();
   }, [load]);
 
-  async function act(rule: Entry, action: Transition | 'delete') {
+  async function act(rule: Entry, action: Transition) {
     try {
-      if (action === 'delete') await deleteEntry(kind, studio, rule.id);
-      else await moveEntry(kind, studio, rule.id, action);
+      await moveEntry(kind, studio, rule.id, action);
       await load();
     } catch (e) {
       setError(errorOf(e));
     }
+  }
+
+  /**
+   * A change shoppers would notice, asked first in a dialog that says what happens, then made
+   * with the entry as it is read just before (what Undo puts back), then offered for undoing.
+   */
+  async function guarded(
+    rule: Entry,
+    ask: ConfirmRequest,
+    change: () => Promise<unknown>,
+    toast: { done: string; undone: string; undo: (before: Entry) => Promise<void> },
+  ) {
+    if (!(await confirm(ask))) return;
+    try {
+      const before = await getEntry(kind, studio, rule.id);
+      await change();
+      await load();
+      offerUndo({
+        done: toast.done,
+        undone: toast.undone,
+        undo: async () => {
+          try {
+            await toast.undo(before);
+          } finally {
+            await load();
+          }
+        },
+      });
+    } catch (e) {
+      setError(errorOf(e));
+    }
+  }
+
+  function remove(rule: Entry) {
+    const name = nameOf(kind, rule);
+    const effect = kind === 'rules' ? 'Shoppers stop seeing it' : 'Searches stop being rewritten by it';
+    return guarded(
+      rule,
+      {
+        title: `Delete ${name}?`,
+        message: rule.published
+          ? `${effect} once the deletion is published; until then it stays live, shown as deleted, and Restore brings it back.`
+          : 'It was never published, so shoppers never saw it. It is removed; Undo, offered for a few seconds, creates it again with the same content.',
+        confirm: 'Delete',
+      },
+      () => deleteEntry(kind, studio, rule.id),
+      {
+        done: rule.published ? `Marked ${name} for deletion.` : `Deleted ${name}.`,
+        undone: `${capitalized(name)} is back.`,
+        undo: (before) => undoDelete(kind, studio, before),
+      },
+    );
+  }
+
+  function unpublish(rule: Entry) {
+    const name = nameOf(kind, rule);
+    const effect =
+      kind === 'rules' ? 'Shoppers stop seeing it at once.' : 'Searches stop being rewritten by it at once.';
+    return guarded(
+      rule,
+      {
+        title: `Unpublish ${name}?`,
+        message:
+          rule.publishState === 'PUBLISHED_WITH_DRAFT_EDITS'
+            ? `${effect} It stays here as a draft, with its edits that were not published yet; Undo, offered for a few seconds, puts the live version back as it was.`
+            : `${effect} It stays here as a draft; Undo, offered for a few seconds, publishes it again.`,
+        confirm: 'Unpublish',
+      },
+      () => moveEntry(kind, studio, rule.id, 'unpublish'),
+      {
+        done: `Unpublished ${name}.`,
+        undone: `${capitalized(name)} is live again.`,
+        undo: (before) => undoUnpublish(kind, studio, before),
+      },
+    );
+  }
+
+  function publishDeletion(rule: Entry) {
+    const name = nameOf(kind, rule);
+    return guarded(
+      rule,
+      {
+        title: `Publish the deletion of ${name}?`,
+        message: `${kind === 'rules' ? 'Shoppers stop seeing it' : 'Searches stop being rewritten by it'} at once, and it is removed. Undo, offered for a few seconds, creates it again with its live content and publishes it.`,
+        confirm: 'Publish deletion',
+      },
+      () => moveEntry(kind, studio, rule.id, 'publish'),
+      {
+        done: `Deleted ${name} from the live site.`,
+        undone: `${capitalized(name)} is live again.`,
+        undo: (before) => undoPublishedDeletion(kind, studio, before),
+      },
+    );
   }
 
   const sort = query.get('sort') ?? '';
@@ -294,28 +393,33 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
                 <button
                   type="button"
                   aria-label={`Unpublish ${titleOf(rule)}`}
-                  onClick={() => act(rule, 'unpublish')}
+                  onClick={() => unpublish(rule)}
                 >
                   Unpublish
                 </button>
               )}{' '}
               {editable && !rule.markedForDeletion && (
-                <button
-                  type="button"
-                  aria-label={`Delete ${titleOf(rule)}`}
-                  onClick={() => act(rule, 'delete')}
-                >
+                <button type="button" aria-label={`Delete ${titleOf(rule)}`} onClick={() => remove(rule)}>
                   Delete
                 </button>
               )}
               {editable && rule.markedForDeletion && (
-                <button
-                  type="button"
-                  aria-label={`Restore ${titleOf(rule)}`}
-                  onClick={() => act(rule, 'restore')}
-                >
-                  Restore
-                </button>
+                <>
+                  <button
+                    type="button"
+                    aria-label={`Restore ${titleOf(rule)}`}
+                    onClick={() => act(rule, 'restore')}
+                  >
+                    Restore
+                  </button>{' '}
+                  <button
+                    type="button"
+                    aria-label={`Publish the deletion of ${titleOf(rule)}`}
+                    onClick={() => publishDeletion(rule)}
+                  >
+                    Publish deletion
+                  </button>
+                </>
               )}
             </td>
           </tr>
@@ -352,3 +456,12 @@ function Conflicts({ rule, studio }: { rule: Rule; studio: string }) {
     </details>
   );
 }
+
+/** How a dialog or toast names an entry: `the rule "Kettle banner"`, `the synonyms rewrite "sofa, couch"`. */
+function nameOf(kind: Kind, entry: Entry): string {
+  return kind === 'rules'
+    ? `the rule "${titleOf(entry)}"`
+    : `the ${typeLabel(entry.type).toLowerCase()} rewrite "${titleOf(entry)}"`;
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

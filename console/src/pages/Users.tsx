@@ -2,8 +2,10 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, type Session } from '../api/client';
 import type { paths } from '../api/schema';
+import { useConfirm } from '../components/Confirm';
 import { Loading } from '../components/Loading';
 import { TableScroll } from '../components/TableScroll';
+import { tell } from '../components/undo';
 
 type User = paths['/api/users']['get']['responses'][200]['content']['application/json'][number];
 type Role = 'admin' | 'merchandiser' | 'viewer';
@@ -18,6 +20,7 @@ export function UsersPage({ session }: { session: Session }) {
   const [users, setUsers] = useState<User[]>();
   const [error, setError] = useState<ErrorBody>();
   const [status, setStatus] = useState<string>();
+  const confirm = useConfirm();
   const load = useCallback(async () => {
     const { data, error } = await api.GET('/api/users');
     if (data) setUsers(data);
@@ -60,9 +63,17 @@ export function UsersPage({ session }: { session: Session }) {
   }
 
   async function remove(username: string) {
+    const confirmed = await confirm({
+      title: `Delete the user "${username}"?`,
+      message:
+        'They can no longer sign in, and their sessions end at once. This cannot be undone: to let them in again, create the user anew with a new password.',
+      confirm: 'Delete user',
+    });
+    if (!confirmed) return;
     const { error } = await api.DELETE('/api/users/{username}', { params: { path: { username } } });
-    if (error) setError(errorOf(error));
-    else await load();
+    if (error) return setError(errorOf(error));
+    tell(`Deleted the user "${username}".`);
+    await load();
   }
 
   return (

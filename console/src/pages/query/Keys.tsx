@@ -2,8 +2,10 @@
 // revoking one. Only an admin changes them; others see the ids.
 import { useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf } from '../../api/client';
+import { useConfirm } from '../../components/Confirm';
 import { Loading } from '../../components/Loading';
 import { TableScroll } from '../../components/TableScroll';
+import { tell } from '../../components/undo';
 
 interface Key {
   id: string;
@@ -14,6 +16,7 @@ export function Keys({ app, profile, editable }: { app: string; profile: string;
   const [keys, setKeys] = useState<Key[]>();
   const [created, setCreated] = useState<Key & { key: string }>();
   const [error, setError] = useState<ErrorBody>();
+  const confirm = useConfirm();
   const path = { app, id: profile };
 
   const load = useCallback(async () => {
@@ -38,11 +41,19 @@ export function Keys({ app, profile, editable }: { app: string; profile: string;
   }
 
   async function revoke(keyId: string) {
+    const confirmed = await confirm({
+      title: `Revoke the key ${keyId} of ${profile}?`,
+      message:
+        "The shop's searches that send this key are refused at once. This cannot be undone; a new key is a new secret to give the shop.",
+      confirm: 'Revoke key',
+    });
+    if (!confirmed) return;
     const { error } = await api.DELETE('/api/apps/{app}/query-profiles/{id}/keys/{keyId}', {
       params: { path: { ...path, keyId } },
     });
     if (error) return setError(errorOf(error));
     if (created?.id === keyId) setCreated(undefined);
+    tell(`Revoked the key ${keyId}.`);
     await load();
   }
 
