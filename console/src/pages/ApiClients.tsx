@@ -9,6 +9,7 @@ import { Loading } from '../components/Loading';
 import { TableScroll } from '../components/TableScroll';
 import { tell } from '../components/undo';
 import { setQuery, useLocation } from '../router';
+import { messagesInWords } from '../words';
 
 type Client =
   paths['/api/studios/{id}/clients']['get']['responses'][200]['content']['application/json'][number];
@@ -123,7 +124,7 @@ export function ApiClientsPage({ session }: { session: Session }) {
       )}
       {error && (
         <p className="error" role="alert">
-          {error.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || error.message}
+          {messagesInWords(error, { name: 'Client name', scopes: 'Scopes' })}
         </p>
       )}
       {studios === undefined || (studio !== undefined && clients === undefined && !error) ? (

@@ -10,6 +10,7 @@ import { Loading } from '../components/Loading';
 import { TableScroll } from '../components/TableScroll';
 import { offerUndo } from '../components/undo';
 import { setQuery, useLocation } from '../router';
+import { messagesInWords } from '../words';
 
 type Link = components['schemas']['Link'];
 const LINK_TYPES: Link['linkType'][] = [
@@ -117,7 +118,7 @@ export default function ObjectsPage({ session }: { session: Session }) {
       </form>
       {error && (
         <p className="error" role="alert">
-          {error.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || error.message}
+          {messagesInWords(error, { subject: 'Subject', linkType: 'Link type', object: 'Object' })}
         </p>
       )}
       {subject && links === undefined && <Loading what={`the links of ${subject}`} />}

@@ -7,7 +7,7 @@ import { Loading } from '../components/Loading';
 import { NO_PAGE, PagedTable, type PageInfo } from '../components/PagedTable';
 import { offerUndo } from '../components/undo';
 import { Link, navigate, setQuery, useLocation } from '../router';
-import { plural, typeLabel } from '../words';
+import { actorName, plural, stateLabel, typeLabel } from '../words';
 import {
   type BulkStatus,
   bulkStatus,
@@ -272,7 +272,9 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
           >
             <option value="">any</option>
             {TYPES[kind].map((t) => (
-              <option key={t}>{t}</option>
+              <option key={t} value={t}>
+                {typeLabel(t)}
+              </option>
             ))}
           </select>
         </label>
@@ -283,9 +285,9 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
             onChange={(e) => setQuery({ publishState: e.target.value, page: undefined })}
           >
             <option value="">any</option>
-            <option value="DRAFT">draft</option>
-            <option value="PUBLISHED">published</option>
-            <option value="PUBLISHED_WITH_DRAFT_EDITS">published with draft edits</option>
+            <option value="DRAFT">Draft</option>
+            <option value="PUBLISHED">Published</option>
+            <option value="PUBLISHED_WITH_DRAFT_EDITS">Published, with draft edits</option>
           </select>
         </label>
         <label>
@@ -371,12 +373,11 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
                 {titleOf(rule)}
               </Link>
             </td>
-            <td>{rule.type}</td>
+            <td>{typeLabel(rule.type)}</td>
+            <td>{stateLabel(rule)}</td>
             <td>
-              {rule.markedForDeletion ? 'deleted' : rule.publishState.toLowerCase().replaceAll('_', ' ')}
-            </td>
-            <td>
-              {new Date(rule.lastModified).toLocaleString()} by {rule.lastModifiedBy}
+              {new Date(rule.lastModified).toLocaleString()} by{' '}
+              <span title={rule.lastModifiedBy}>{actorName(rule.lastModifiedBy)}</span>
             </td>
             {kind === 'rules' && <td>{isRule(rule) && <Conflicts rule={rule} studio={studio} />}</td>}
             <td>
@@ -448,7 +449,7 @@ function Conflicts({ rule, studio }: { rule: Rule; studio: string }) {
             <Link to={`/rules/${encodeURIComponent(c.id)}?studio=${encodeURIComponent(studio)}`}>
               {c.name}
             </Link>{' '}
-            ({c.type}): {c.reason}
+            ({typeLabel(c.type)}): {c.reason}
           </li>
         ))}
         {rule.conflictsTruncated && <li>and more (the listing stops counting at its cap)</li>}

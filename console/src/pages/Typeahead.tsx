@@ -7,6 +7,7 @@ import type { components } from '../api/schema';
 import { Loading } from '../components/Loading';
 import { TableScroll } from '../components/TableScroll';
 import { setQuery, useLocation } from '../router';
+import { messagesInWords } from '../words';
 
 type Terms = components['schemas']['TypeaheadTerms'];
 type Instance = components['schemas']['TypeaheadInstance'];
@@ -162,7 +163,7 @@ function InstanceTerms({ id, editable }: { id: string; editable: boolean }) {
       </div>
       {error && (
         <p className="error" role="alert">
-          {error.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || error.message}
+          {messagesInWords(error, { included: 'Included terms', excluded: 'Excluded terms' })}
         </p>
       )}
       {status && <p role="status">{status}</p>}

@@ -6,6 +6,7 @@ import { useConfirm } from '../components/Confirm';
 import { Loading } from '../components/Loading';
 import { TableScroll } from '../components/TableScroll';
 import { tell } from '../components/undo';
+import { messagesInWords } from '../words';
 
 type User = paths['/api/users']['get']['responses'][200]['content']['application/json'][number];
 type Role = 'admin' | 'merchandiser' | 'viewer';
@@ -147,7 +148,13 @@ export function UsersPage({ session }: { session: Session }) {
       </form>
       {error && (
         <p className="error" role="alert">
-          {error.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || error.message}
+          {messagesInWords(error, {
+            username: 'Username',
+            password: 'Password',
+            role: 'Role',
+            studios: 'Studios',
+            typeaheadInstances: 'Typeahead instances',
+          })}
         </p>
       )}
       {status && <p role="status">{status}</p>}

@@ -6,6 +6,7 @@ import { type ErrorBody, errorOf, mayEdit, messageFor, type Session } from '../.
 import { Loading } from '../../components/Loading';
 import { TableScroll } from '../../components/TableScroll';
 import { Link, navigate } from '../../router';
+import { plainMessage, plainMessageFor, typeLabel } from '../../words';
 import { createEntry, type Edit, getEntry, moveEntry, updateEntry } from './calls';
 import { type FieldTexts, KindFields, kindFieldNames, textsOf, valuesOf } from './KindFields';
 import { type Entry, isRule, type Kind, kindFields, TYPES, titleOf } from './shared';
@@ -20,6 +21,29 @@ function differences(rule: Entry): [string, string, string][] {
 }
 
 const COMMON_FIELDS = ['name', 'type', 'description', 'conditions'];
+
+/** The labels of the fields the form shows, and of others the API may name in a message. */
+const FIELD_LABELS: Record<string, string> = {
+  name: 'Name',
+  type: 'Type',
+  description: 'Description',
+  conditions: 'Queries',
+  'conditions.queries': 'Queries',
+  'conditions.effectiveStart': 'Start',
+  'conditions.effectiveEnd': 'End',
+  effectiveStart: 'Start',
+  effectiveEnd: 'End',
+  tags: 'Tags',
+  groups: 'Groups',
+  segments: 'Segments',
+  precedence: 'Precedence',
+  externalId: 'External id',
+};
+
+/** A field named by the API, as the form would call it. */
+function fieldLabel(field: string): string {
+  return FIELD_LABELS[field] ?? FIELD_LABELS[field.replace(/\[\d+\]$/, '')] ?? field;
+}
 
 export function Editor({
   kind,
@@ -103,7 +127,7 @@ export function Editor({
   }
 
   const field = (name: string) => {
-    const message = messageFor(error, name);
+    const message = plainMessageFor(error, name, FIELD_LABELS[name] ?? name);
     return message ? (
       <span className="field-error" id={`${name}-error`}>
         {message}
@@ -178,7 +202,9 @@ export function Editor({
               }}
             >
               {TYPES[kind].map((t) => (
-                <option key={t}>{t}</option>
+                <option key={t} value={t}>
+                  {typeLabel(t)}
+                </option>
               ))}
             </select>
             {field('type')}
@@ -209,12 +235,12 @@ export function Editor({
           )}
           <KindFields type={type} texts={texts} onChange={setTexts} error={error} />
           <details>
-            <summary>JSON of the {type}'s own fields (advanced)</summary>
+            <summary>The {typeLabel(type).toLowerCase()} fields as JSON (for experts)</summary>
             <pre>{JSON.stringify(valuesOf(type, texts), null, 2)}</pre>
           </details>
           {otherMessages && otherMessages.length > 0 && (
             <p className="error" role="alert">
-              {otherMessages.map((e) => `${e.field}: ${e.message}`).join('; ')}
+              {otherMessages.map((e) => plainMessage(e.field, e.message, fieldLabel(e.field))).join(' ')}
             </p>
           )}
           {error && !error.errors && (
