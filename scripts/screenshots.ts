@@ -171,6 +171,25 @@ try {
     await page.screenshot({ path: `${out}${name}.png` });
     console.log(`wrote docs/console/${name}.png`);
   }
+  // Safety: the dialog before a delete, then the toast that offers Undo (used, to leave the rule).
+  if (rules.ok()) {
+    await page.goto(`${service.url}/console/rules?studio=shop`);
+    await page.getByRole('button', { name: 'Unpublish Block recalled chargers' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Unpublish the rule "Block recalled chargers"?' });
+    await dialog.waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${out}confirm-dialog.png` });
+    console.log('wrote docs/console/confirm-dialog.png');
+    await dialog.getByRole('button', { name: 'Unpublish', exact: true }).click();
+    const toast = page.getByRole('status').filter({ hasText: 'Unpublished the rule' });
+    await toast.waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${out}undo-toast.png` });
+    console.log('wrote docs/console/undo-toast.png');
+    await toast.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('status').filter({ hasText: 'is live again' }).waitFor();
+  }
+
   // A phone's width (390 px), whole pages: every page, and the navigation opened by the burger.
   await page.setViewportSize({ width: 390, height: 844 });
   for (const [name, path, prepare] of [

@@ -380,7 +380,7 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
               <span title={rule.lastModifiedBy}>{actorName(rule.lastModifiedBy)}</span>
             </td>
             {kind === 'rules' && <td>{isRule(rule) && <Conflicts rule={rule} studio={studio} />}</td>}
-            <td>
+            <td className="actions">
               {editable && !rule.markedForDeletion && rule.publishState !== 'PUBLISHED' && (
                 <button
                   type="button"
