@@ -1,5 +1,5 @@
-// `npm run screenshots`: every page of the console at 1280×800 (and the rules and rewrites
-// pages at a phone's 390 px), written to docs/console/, from
+// `npm run screenshots`: every page of the console at 1280×800 and at a phone's 390 px
+// (whole pages), written to docs/console/, from
 // the real service on a fresh SQLite database with some content, through Debian's Chromium.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +72,12 @@ try {
   });
 
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  // The landing page at `/`, where a newcomer starts.
+  await page.goto(`${service.url}/`);
+  await page.screenshot({ path: `${out}landing.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${out}landing-390.png` });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`${service.url}/console`);
   await page.getByRole('button', { name: 'Sign in' }).waitFor();
   await page.screenshot({ path: `${out}sign-in.png` });
@@ -165,19 +171,47 @@ try {
     await page.screenshot({ path: `${out}${name}.png` });
     console.log(`wrote docs/console/${name}.png`);
   }
-  // A phone's width (390 px), whole pages, for the merchandiser's daily screens.
+  // Safety: the dialog before a delete, then the toast that offers Undo (used, to leave the rule).
+  if (rules.ok()) {
+    await page.goto(`${service.url}/console/rules?studio=shop`);
+    await page.getByRole('button', { name: 'Unpublish Block recalled chargers' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Unpublish the rule "Block recalled chargers"?' });
+    await dialog.waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${out}confirm-dialog.png` });
+    console.log('wrote docs/console/confirm-dialog.png');
+    await dialog.getByRole('button', { name: 'Unpublish', exact: true }).click();
+    const toast = page.getByRole('status').filter({ hasText: 'Unpublished the rule' });
+    await toast.waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${out}undo-toast.png` });
+    console.log('wrote docs/console/undo-toast.png');
+    await toast.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('status').filter({ hasText: 'is live again' }).waitFor();
+  }
+
+  // A phone's width (390 px), whole pages: every page, and the navigation opened by the burger.
   await page.setViewportSize({ width: 390, height: 844 });
-  for (const [name, path] of [
-    ['rules', '/rules?studio=shop'],
-    ['rule-editor', '/rules/new?studio=shop'],
-    ['rewrites', '/rewrites?studio=shop'],
-  ] as const) {
+  for (const [name, path, prepare] of [
+    ['rule-editor', '/rules/new?studio=shop'] as const,
+    ['not-found', '/no-such-page'] as const,
+    ...shots,
+  ]) {
     await page.goto(`${service.url}/console${path}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.waitForLoadState('networkidle');
+    await prepare?.();
+    // A whole page is drawn from its top: the fixed header stays there, not where the page was scrolled to.
+    await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: `${out}${name}-390.png`, fullPage: true });
     console.log(`wrote docs/console/${name}-390.png`);
   }
+  await page.goto(`${service.url}/console/rules?studio=shop`);
+  await page.getByRole('button', { name: 'Navigation' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'History' }).waitFor();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${out}navigation-390.png` });
+  console.log('wrote docs/console/navigation-390.png');
 } finally {
   await solr.close();
   await browser.close();

@@ -1,9 +1,13 @@
+import { AppShell, Burger, Group } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { currentSession, type Session, signOut } from './api/client';
+import { Loading } from './components/Loading';
 import { ErrorBoundary } from './ErrorBoundary';
 import { ApiClientsPage } from './pages/ApiClients';
 import { ClustersPage } from './pages/Clusters';
 import { HistoryPage } from './pages/History';
+import { NotFoundPage } from './pages/NotFound';
 import { QueryProfilesPage } from './pages/QueryProfiles';
 import { RulesPage } from './pages/Rules';
 import { SignIn } from './pages/SignIn';
@@ -15,80 +19,148 @@ const ObjectsPage = lazy(() => import('./pages/Objects'));
 // The typeahead page carries the chart library: it loads when opened.
 const TypeaheadPage = lazy(() => import('./pages/Typeahead').then((m) => ({ default: m.TypeaheadPage })));
 
-const PAGES: { path: string; name: string; adminOnly?: boolean }[] = [
-  { path: '/rules', name: 'Rules' },
-  { path: '/rewrites', name: 'Rewrites' },
-  { path: '/typeahead', name: 'Typeahead' },
-  { path: '/objects', name: 'Objects' },
-  { path: '/clusters', name: 'Search clusters' },
-  { path: '/query-profiles', name: 'Query profiles' },
-  { path: '/users', name: 'Users' },
-  { path: '/api-clients', name: 'API clients', adminOnly: true },
-  { path: '/history', name: 'History' },
+interface PageEntry {
+  path: string;
+  name: string;
+  adminOnly?: boolean;
+  /** Whether paths below it are the page's too (a rule's editor: /rules/{id}). */
+  nested?: boolean;
+  render: (session: Session) => ReactNode;
+}
+
+const PAGES: PageEntry[] = [
+  { path: '/rules', name: 'Rules', nested: true, render: (s) => <RulesPage session={s} kind="rules" /> },
+  {
+    path: '/rewrites',
+    name: 'Rewrites',
+    nested: true,
+    render: (s) => <RulesPage session={s} kind="rewrites" />,
+  },
+  { path: '/typeahead', name: 'Typeahead', render: (s) => <TypeaheadPage session={s} /> },
+  { path: '/objects', name: 'Objects', render: (s) => <ObjectsPage session={s} /> },
+  { path: '/clusters', name: 'Search clusters', render: (s) => <ClustersPage session={s} /> },
+  { path: '/query-profiles', name: 'Query profiles', render: (s) => <QueryProfilesPage session={s} /> },
+  { path: '/users', name: 'Users', render: (s) => <UsersPage session={s} /> },
+  {
+    path: '/api-clients',
+    name: 'API clients',
+    adminOnly: true,
+    render: (s) => <ApiClientsPage session={s} />,
+  },
+  { path: '/history', name: 'History', render: () => <HistoryPage /> },
 ];
+
+/** The page at `path` (a path under /console), or undefined when there is none. */
+function pageAt(path: string): PageEntry | undefined {
+  const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  return PAGES.find((p) => trimmed === p.path || (p.nested && trimmed.startsWith(`${p.path}/`)));
+}
+
+// Below this width the navigation hides behind the burger (the theme's `sm`, 48em).
+const NARROW = '(max-width: 47.99em)';
 
 export function App() {
   const [session, setSession] = useState<Session | undefined | null>(null);
   const { path } = useLocation();
+  const [navigationOpen, navigation] = useDisclosure(false);
+  const narrow = useMediaQuery(NARROW, window.matchMedia(NARROW).matches, { getInitialValueInEffect: false });
+  const page = pageAt(path);
   useEffect(() => {
     currentSession()
       .then(setSession)
       .catch(() => setSession(undefined));
   }, []);
   useEffect(() => {
-    const page = PAGES.find((p) => path.startsWith(p.path));
-    document.title = `${page ? `${page.name} · ` : ''}searchdeck console`;
+    document.title = `${page ? page.name : path === '/' ? 'Rules' : 'Page not found'} · searchdeck console`;
+  }, [page, path]);
+  // Going to another page closes the navigation on a narrow screen.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: closes on each change of path
+  useEffect(() => navigation.close(), [path]);
+  // The console's start page is Rules.
+  useEffect(() => {
+    if (path === '/') navigate('/rules', true);
   }, [path]);
 
-  if (session === null) return <p>Loading…</p>;
+  if (session === null) {
+    return (
+      <main className="signin">
+        <Loading what="the console" />
+      </main>
+    );
+  }
   if (session === undefined) return <SignIn onSignedIn={setSession} />;
 
-  let page: ReactNode;
-  if (path.startsWith('/rules')) page = <RulesPage session={session} kind="rules" />;
-  else if (path.startsWith('/rewrites')) page = <RulesPage session={session} kind="rewrites" />;
-  else if (path.startsWith('/typeahead')) page = <TypeaheadPage session={session} />;
-  else if (path.startsWith('/objects')) page = <ObjectsPage session={session} />;
-  else if (path.startsWith('/clusters')) page = <ClustersPage session={session} />;
-  else if (path.startsWith('/query-profiles')) page = <QueryProfilesPage session={session} />;
-  else if (path.startsWith('/users')) page = <UsersPage session={session} />;
-  else if (path.startsWith('/api-clients')) page = <ApiClientsPage session={session} />;
-  else if (path.startsWith('/history')) page = <HistoryPage />;
-  else {
-    navigate('/rules', true);
-    page = null;
-  }
-
+  // A hidden navigation (narrow screen, burger closed) is out of reach of the keyboard and of
+  // screen readers too, not only out of sight.
+  const navigationHidden = narrow && !navigationOpen;
   return (
-    <div className="layout">
-      <nav className="main" aria-label="Main">
-        <strong>searchdeck</strong>
-        <ul>
-          {PAGES.filter((p) => !p.adminOnly || session.role === 'admin').map((p) => (
-            <li key={p.path}>
-              <Link to={p.path} aria-current={path.startsWith(p.path) ? 'page' : undefined}>
-                {p.name}
-              </Link>
-            </li>
-          ))}
-        </ul>
-        <p className="who">
-          Signed in as {session.username} ({session.role})
-        </p>
-        <button
-          type="button"
-          onClick={async () => {
-            await signOut();
-            setSession(undefined);
-          }}
+    <>
+      {/* A link to the main content, which takes focus (tabIndex -1) when its fragment is followed. */}
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
+      <AppShell
+        header={{ height: 52 }}
+        navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !navigationOpen } }}
+        padding="md"
+      >
+        <AppShell.Header className="console-header">
+          <Group h="100%" px="md" gap="sm" wrap="nowrap">
+            <Burger
+              opened={navigationOpen}
+              onClick={navigation.toggle}
+              hiddenFrom="sm"
+              size="sm"
+              color="white"
+              aria-label="Navigation"
+              aria-expanded={navigationOpen}
+              aria-controls="main-navigation"
+            />
+            <span className="brand">
+              searchdeck <span className="brand-sub">console</span>
+            </span>
+          </Group>
+        </AppShell.Header>
+        <AppShell.Navbar
+          id="main-navigation"
+          aria-label="Main"
+          className="console-navigation"
+          data-hidden={navigationHidden || undefined}
+          inert={navigationHidden}
+          p="sm"
         >
-          Sign out
-        </button>
-      </nav>
-      <main>
-        <ErrorBoundary page={path}>
-          <Suspense fallback={<p>Loading…</p>}>{page}</Suspense>
-        </ErrorBoundary>
-      </main>
-    </div>
+          <ul>
+            {PAGES.filter((p) => !p.adminOnly || session.role === 'admin').map((p) => (
+              <li key={p.path}>
+                <Link to={p.path} aria-current={page === p ? 'page' : undefined}>
+                  {p.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <div className="who">
+            <p>
+              Signed in as <strong>{session.username}</strong> ({session.role})
+            </p>
+            <button
+              type="button"
+              onClick={async () => {
+                await signOut();
+                setSession(undefined);
+              }}
+            >
+              Sign out
+            </button>
+          </div>
+        </AppShell.Navbar>
+        <AppShell.Main id="content" tabIndex={-1} className="console-main">
+          <ErrorBoundary page={path}>
+            <Suspense fallback={<Loading what="the page" />}>
+              {page ? page.render(session) : path === '/' ? null : <NotFoundPage path={path} />}
+            </Suspense>
+          </ErrorBoundary>
+        </AppShell.Main>
+      </AppShell>
+    </>
   );
 }

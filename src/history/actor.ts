@@ -14,7 +14,11 @@ export function adminActor(request: FastifyRequest): string {
   return username === undefined || username === 'admin' ? 'admin' : `user:${username}`;
 }
 
-/** The actor of a Rules API request: its API client or the signed-in user, as createdBy names it. */
+/**
+ * The actor of a Rules API request: its API client or the signed-in user, as createdBy names
+ * it (`client:<name>`, `user:<name>`), except the first user, who is "admin" here as in every
+ * other change, so the history has one spelling per person.
+ */
 export function clientActor(actor: Actor): string {
-  return recordedAs(actor);
+  return 'userName' in actor && actor.userName === 'admin' ? 'admin' : recordedAs(actor);
 }

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { Type } from 'typebox';
 import type { TypedApp } from './area.js';
-import { PAGE_HEADERS } from './security-headers.js';
+import { landingPageHeaders } from './security-headers.js';
 
 /** Where a newcomer goes from `/`: the same places in the page and in the JSON index. */
 const LINKS = {
@@ -36,24 +37,54 @@ const INDEX = {
   interfaces: { admin: '/api', typeahead: '/typeahead', rules: '/em-rules' },
 } as const;
 
-// Plain HTML without script, style or image: its Content-Security-Policy allows nothing to load.
+// The page's look, the console's (its colours, fonts and header): inline, so the page stays one
+// document; its policy allows this one style sheet by its hash, and nothing else to load.
+const STYLE = `
+:root { font-family: system-ui, sans-serif; color: #1b1f24; background: #f6f7f9; line-height: 1.5; }
+body { margin: 0; }
+header { background: #1f2937; color: #fff; padding: 0.8rem 1rem; font-size: 1.1rem; }
+header strong { font-weight: 700; }
+main { max-width: 40rem; margin: 0 auto; padding: 1.5rem 1rem; }
+h1 { font-size: 1.5rem; margin: 0 0 0.5rem; }
+a { color: #0b57d0; }
+.card { background: #fff; border: 1px solid #e5e7eb; border-radius: 6px; padding: 0.5rem 1rem; margin: 1rem 0; }
+.card ul { list-style: none; margin: 0; padding: 0; }
+.card li { padding: 0.6rem 0; border-bottom: 1px solid #e5e7eb; }
+.card li:last-child { border-bottom: 0; }
+.card a { font-weight: 600; }
+.console { display: inline-block; background: #0b57d0; color: #fff; text-decoration: none; padding: 0.5rem 1rem; border-radius: 4px; font-weight: 600; }
+.console:focus-visible, a:focus-visible { outline: 2px solid #0b57d0; outline-offset: 2px; }
+code { font-family: ui-monospace, monospace; font-size: 0.9em; }
+p.hint { color: #4b5563; font-size: 0.9rem; }
+`;
+
+/** The Content-Security-Policy source that allows the page's one style sheet and no other. */
+export const LANDING_STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+
+// HTML without script or image; its one style sheet is inline.
 const PAGE = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>searchdeck</title>
+<style>${STYLE}</style>
 </head>
 <body>
-<h1>searchdeck</h1>
+<header><strong>searchdeck</strong></header>
+<main>
+<h1>Welcome to searchdeck</h1>
 <p>The experience layer of a search platform: links, search clusters, typeahead and merchandising rules.</p>
+<p><a class="console" href="${LINKS.console}">Open the console</a></p>
+<div class="card">
 <ul>
-<li><a href="${LINKS.console}">Console</a></li>
-<li><a href="${LINKS.docs}">API documentation</a> (try the Administrative, Typeahead and Rules APIs)</li>
+<li><a href="${LINKS.docs}">API documentation</a>: try the Administrative, Typeahead and Rules APIs</li>
 <li><a href="${LINKS.openapi}">OpenAPI document</a></li>
 <li><a href="${LINKS.health}">Health</a> and <a href="${LINKS.ready}">readiness</a></li>
 </ul>
-<p>Scripts may ask this address for <code>application/json</code> to get these links as JSON.</p>
+</div>
+<p class="hint">Scripts may ask this address for <code>application/json</code> to get these links as JSON.</p>
+</main>
 </body>
 </html>
 `;
@@ -93,6 +124,8 @@ export function prefersJson(accept: string | undefined): boolean {
   const [j, h] = [score(json), score(html)];
   return j.q > h.q || (j.q === h.q && j.q > 0 && j.specificity > h.specificity);
 }
+
+const PAGE_HEADERS = landingPageHeaders(LANDING_STYLE_SOURCE);
 
 /** `GET /`: a small page of links for a browser, the same links as JSON for `Accept: application/json`. */
 export function landingPage(app: TypedApp): void {

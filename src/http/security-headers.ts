@@ -49,14 +49,19 @@ export const DATA_HEADERS = headersSetBy({
   },
 });
 
-/** The landing page: a document of plain HTML, with no script, style or image. */
-export const PAGE_HEADERS = headersSetBy({
-  ...SHARED,
-  contentSecurityPolicy: {
-    useDefaults: false,
-    directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-  },
-});
+/**
+ * The landing page: a document of HTML with no script or image; its one inline style sheet
+ * is allowed by `styleSource` (its hash), and nothing else may load.
+ */
+export function landingPageHeaders(styleSource: string): Readonly<Record<string, string>> {
+  return headersSetBy({
+    ...SHARED,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], styleSrc: [styleSource], frameAncestors: ["'none'"] },
+    },
+  });
+}
 
 /**
  * The browsable API docs (Swagger UI): its scripts, styles and images come from the service

@@ -75,7 +75,7 @@ test('the console, signed in, does the everyday tasks in a browser', { skip }, a
     assert.match(page.url(), /types=blockList/);
     const row = page.getByRole('row').filter({ hasText: 'Block P1 and P2' });
     await row.waitFor();
-    assert.match((await row.textContent()) ?? '', /published/);
+    assert.match((await row.textContent()) ?? '', /Block list\s*Published/);
     // The URL keeps the view: reloading it shows the same filtered list.
     await page.reload();
     await page.getByRole('row').filter({ hasText: 'Block P1 and P2' }).waitFor();
@@ -101,7 +101,7 @@ test('the console, signed in, does the everyday tasks in a browser', { skip }, a
     await page.getByRole('checkbox', { name: 'Select Bury P8' }).check();
     await page.getByRole('button', { name: 'Publish selected (2)' }).click();
     await page.getByText(/Bulk publish: done, 2 published, 0 failed of 2/).waitFor();
-    await page.getByText('Nothing matches.').waitFor();
+    await page.getByText('No rules match these filters.').waitFor();
     await assertAccessible(page, 'bulk publish');
   });
 
@@ -115,7 +115,7 @@ test('the console, signed in, does the everyday tasks in a browser', { skip }, a
     await page.getByRole('button', { name: 'Save' }).click();
     await page
       .locator('#correction-error')
-      .getByText(/differ/)
+      .getByText('The correction must be another word than the misspelling.')
       .waitFor();
     await page.getByLabel('Type').selectOption('synonym');
     await page.getByLabel('Synonyms (one a line)').fill('sofa\ncouch');
@@ -126,7 +126,7 @@ test('the console, signed in, does the everyday tasks in a browser', { skip }, a
     await page.getByRole('link', { name: 'Back to the list' }).click();
     await page
       .getByRole('row')
-      .filter({ hasText: /sofa, couch\s*synonym\s*published/ })
+      .filter({ hasText: /sofa, couch\s*Synonyms\s*Published/ })
       .waitFor();
     await assertAccessible(page, 'rewrites listing');
   });
@@ -135,11 +135,20 @@ test('the console, signed in, does the everyday tasks in a browser', { skip }, a
     "a rewrite's row deletes, restores and unpublishes it; a refused listing says why",
     async () => {
       const row = page.getByRole('row').filter({ hasText: 'sofa, couch' });
+      // Each asked first in a dialog that names the rewrite.
       await row.getByRole('button', { name: 'Delete sofa, couch' }).click();
+      await page
+        .getByRole('dialog', { name: 'Delete the synonyms rewrite "sofa, couch"?' })
+        .getByRole('button', { name: 'Delete', exact: true })
+        .click();
       await row.getByRole('button', { name: 'Restore sofa, couch' }).click();
       await row.getByRole('button', { name: 'Delete sofa, couch' }).waitFor();
       await row.getByRole('button', { name: 'Unpublish sofa, couch' }).click();
-      await row.getByRole('button', { name: 'Publish sofa, couch' }).waitFor();
+      await page
+        .getByRole('dialog', { name: 'Unpublish the synonyms rewrite "sofa, couch"?' })
+        .getByRole('button', { name: 'Unpublish', exact: true })
+        .click();
+      await row.getByRole('button', { name: 'Publish sofa, couch', exact: true }).waitFor();
       // The rewrites have no name to sort by: the API refuses, and its message is shown.
       await page.getByLabel('Sort').selectOption('name,asc');
       await page.getByRole('alert').filter({ hasText: /sort/ }).waitFor();
@@ -241,10 +250,11 @@ test('the console, signed in, does the everyday tasks in a browser', { skip }, a
       await assertAccessible(page, 'users');
       // The history shows the merchandiser's changes made through the console.
       await page.getByRole('link', { name: 'History', exact: true }).click();
-      await page.getByLabel('Actor').fill(`user:${MERCHANDISER.username}`);
+      // Who is typed as a person's name; a rule is named by its name.
+      await page.getByLabel('Who').fill(MERCHANDISER.username);
       await page
         .getByRole('row')
-        .filter({ hasText: `user:${MERCHANDISER.username}` })
+        .filter({ hasText: new RegExp(`${MERCHANDISER.username}\\s*Published\\s*Rule "Block P1 and P2"`) })
         .first()
         .waitFor();
       assert.match(page.url(), /actor=user%3Amira/);

@@ -143,7 +143,7 @@ test('query profiles: settings, the workbench and keys; API clients', { skip }, 
     await workbench
       .getByRole('table', { name: 'Rewrites applied' })
       .getByRole('row')
-      .filter({ hasText: /misspelling\s*ketle\s*kettle/ })
+      .filter({ hasText: /Misspelling\s*ketle\s*kettle/ })
       .waitFor();
     const received = workbench.getByRole('table', { name: 'Parameters Solr received' });
     assert.match((await received.getByRole('row', { name: /^rows/ }).textContent()) ?? '', /rows\s*5/);
@@ -168,6 +168,10 @@ test('query profiles: settings, the workbench and keys; API clients', { skip }, 
     assert.equal((await query()).status, 200);
     await assertAccessible(page, 'keys');
     await keys.getByRole('button', { name: /^Revoke key / }).click();
+    // Asked first: the shop's searches with the key stop.
+    const dialog = page.getByRole('dialog', { name: /^Revoke the key \w+ of web\?$/ });
+    assert.match((await dialog.textContent()) ?? '', /refused at once/);
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await keys.getByText('No key yet.').waitFor();
     assert.equal(await keys.getByLabel('New key').count(), 0, 'the key is not shown again');
     assert.equal((await query()).status, 401);
@@ -200,6 +204,10 @@ test('query profiles: settings, the workbench and keys; API clients', { skip }, 
     await page.reload();
     assert.equal(await page.getByLabel('Client secret').count(), 0, 'the secret is not shown again');
     await page.getByRole('button', { name: 'Revoke feed importer' }).click();
+    await page
+      .getByRole('dialog', { name: 'Revoke the API client "feed importer"?' })
+      .getByRole('button', { name: 'Revoke client' })
+      .click();
     await page.getByText('No API client in shop yet.').waitFor();
   });
 

@@ -41,7 +41,7 @@ test('the rules listing shows each conflict with the other rule and why', { skip
   await block.getByText('1 conflict').click();
   const listed = block.getByRole('list', { name: 'Conflicts of Block P5' });
   await listed.getByRole('link', { name: 'Boost P5' }).waitFor();
-  assert.match((await listed.textContent()) ?? '', /boostList\): .*P5/);
+  assert.match((await listed.textContent()) ?? '', /\(Boost\): .*P5/);
   const boost = rowOf('Boost P5');
   await boost.getByText('1 conflict').click();
   await boost

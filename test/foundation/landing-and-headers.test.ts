@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { createServer, request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
@@ -28,11 +29,20 @@ describe('the landing page', () => {
       for (const link of ['/console', '/docs', '/api/openapi.json', '/health']) {
         assert.ok(page.body.includes(`href="${link}"`), `links ${link}`);
       }
-      // A document: helmet's document headers, and a policy that lets nothing load.
-      assert.equal(page.headers['content-security-policy'], "default-src 'none';frame-ancestors 'none'");
+      // A document: helmet's document headers, and a policy that lets nothing load but the
+      // page's own inline style sheet, by its hash (a changed sheet without its hash is not applied).
+      const sheets = [...page.body.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1] ?? '');
+      assert.equal(sheets.length, 1, 'one inline style sheet');
+      const hash = createHash('sha256')
+        .update(sheets[0] ?? '')
+        .digest('base64');
+      assert.equal(
+        page.headers['content-security-policy'],
+        `default-src 'none';style-src 'sha256-${hash}';frame-ancestors 'none'`,
+      );
       assert.equal(page.headers['cross-origin-opener-policy'], 'same-origin');
       assert.equal(page.headers['x-frame-options'], 'DENY');
-      assert.doesNotMatch(page.body, /<script|<style|<img/);
+      assert.doesNotMatch(page.body, /<script|<img|<link|style="/);
     }
   });
 

@@ -179,7 +179,7 @@ export async function assertAccessible(page: Page, what: string): Promise<void> 
   assert.deepEqual(bad, [], `${what}: ${JSON.stringify(bad)}`);
 }
 
-/** Signs in through the console's form and waits for the main navigation. */
+/** Signs in through the console's form and waits for the main navigation (shown or not). */
 export async function signIn(
   page: Page,
   url: string,
@@ -189,7 +189,8 @@ export async function signIn(
   await page.getByLabel('Username').fill(who.username);
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  // On a narrow screen the navigation is there but hidden behind the burger.
+  await page.getByRole('navigation', { name: 'Main', includeHidden: true }).waitFor({ state: 'attached' });
 }
 
 /** The session's CSRF token, for requests the test makes beside the console's own. */

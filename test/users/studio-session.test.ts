@@ -98,5 +98,49 @@ for (const engine of engines) {
       });
       assert.equal(missing.statusCode, 404);
     });
+
+    contract('the history has one spelling per person, the first user being admin every way', async (t) => {
+      const { app } = await build(t, engine);
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/studios',
+        headers: { authorization: adminAuth },
+        payload: { id: 'shop', name: 'Shop' },
+      });
+      assert.equal(created.statusCode, 201);
+      await createUser(app, 'mira', 'merchandiser', { studios: ['shop'] });
+      for (const [username, password] of [
+        ['admin', ADMIN_PASSWORD],
+        ['mira', undefined],
+      ] as const) {
+        const { cookie, csrfToken } = await signIn(app, username, password);
+        const made = await app.inject({
+          method: 'POST',
+          url: '/studios/shop/em-rules',
+          headers: { cookie, 'x-csrf-token': csrfToken },
+          payload: { ...minimalBodies.blockList, name: `Block of ${username}` },
+        });
+        assert.equal(made.statusCode, 201, made.body);
+      }
+      const events = await app.inject({
+        url: '/api/history?size=100',
+        headers: { authorization: adminAuth },
+      });
+      const actors = (events.json().content as { actor: string; action: string; object: string }[]).map(
+        (e) => `${e.actor} ${e.action} ${e.object.split(':')[0]}`,
+      );
+      // The studio by Basic, the admin's rule by session, mira's rule by session, mira herself.
+      assert.deepEqual(actors.sort(), [
+        'admin create rule',
+        'admin create studio',
+        'admin create user',
+        'user:mira create rule',
+      ]);
+      const byAdmin = await app.inject({
+        url: '/api/history?actor=admin',
+        headers: { authorization: adminAuth },
+      });
+      assert.equal(byAdmin.json().page.totalElements, 3);
+    });
   });
 }

@@ -1,6 +1,9 @@
 // The rules an evaluation fired, in precedence order: shown by "try a query" on the Rules
 // page and by the query workbench.
 
+import { typeLabel } from '../words';
+import { TableScroll } from './TableScroll';
+
 export interface FiredRule {
   id: string;
   name: string;
@@ -11,25 +14,27 @@ export interface FiredRule {
 export function FiredRules({ rules }: { rules: readonly FiredRule[] }) {
   return (
     <>
-      <table>
-        <caption>Rules that fired</caption>
-        <thead>
-          <tr>
-            <th scope="col">Rule</th>
-            <th scope="col">Type</th>
-            <th scope="col">Precedence</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rules.map((r) => (
-            <tr key={r.id}>
-              <td>{r.name}</td>
-              <td>{r.type}</td>
-              <td>{r.precedence}</td>
+      <TableScroll label="Rules that fired">
+        <table>
+          <caption>Rules that fired</caption>
+          <thead>
+            <tr>
+              <th scope="col">Rule</th>
+              <th scope="col">Type</th>
+              <th scope="col">Precedence</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rules.map((r) => (
+              <tr key={r.id}>
+                <td>{r.name}</td>
+                <td>{typeLabel(r.type)}</td>
+                <td>{r.precedence}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
       {rules.length === 0 && <p>No rule fired.</p>}
     </>
   );

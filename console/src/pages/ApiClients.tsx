@@ -4,7 +4,12 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, type Session } from '../api/client';
 import type { paths } from '../api/schema';
+import { useConfirm } from '../components/Confirm';
+import { Loading } from '../components/Loading';
+import { TableScroll } from '../components/TableScroll';
+import { tell } from '../components/undo';
 import { setQuery, useLocation } from '../router';
+import { messagesInWords } from '../words';
 
 type Client =
   paths['/api/studios/{id}/clients']['get']['responses'][200]['content']['application/json'][number];
@@ -19,6 +24,7 @@ export function ApiClientsPage({ session }: { session: Session }) {
   const [created, setCreated] = useState<Created>();
   const [error, setError] = useState<ErrorBody>();
   const admin = session.role === 'admin';
+  const confirm = useConfirm();
   const studio = query.get('studio') ?? studios?.[0];
 
   useEffect(() => {
@@ -62,11 +68,19 @@ export function ApiClientsPage({ session }: { session: Session }) {
   }
 
   async function revoke(client: Client) {
+    const confirmed = await confirm({
+      title: `Revoke the API client "${client.name}"?`,
+      message:
+        'The tools that use it can no longer change rules or rewrites: its tokens stop working at once. This cannot be undone; a new client gets a new id and secret.',
+      confirm: 'Revoke client',
+    });
+    if (!confirmed) return;
     const { error } = await api.DELETE('/api/studios/{id}/clients/{clientId}', {
       params: { path: { id: client.studioId, clientId: client.clientId } },
     });
     if (error) return setError(errorOf(error));
     if (created?.clientId === client.clientId) setCreated(undefined);
+    tell(`Revoked the API client "${client.name}".`);
     await load();
   }
 
@@ -110,38 +124,44 @@ export function ApiClientsPage({ session }: { session: Session }) {
       )}
       {error && (
         <p className="error" role="alert">
-          {error.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || error.message}
+          {messagesInWords(error, { name: 'Client name', scopes: 'Scopes' })}
         </p>
       )}
-      <table>
-        <caption className="visually-hidden">API clients of {studio}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Client id</th>
-            <th scope="col">Scopes</th>
-            <th scope="col">Created</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {clients?.map((c) => (
-            <tr key={c.clientId}>
-              <td>{c.name}</td>
-              <td>
-                <code>{c.clientId}</code>
-              </td>
-              <td>{c.scopes.join(', ')}</td>
-              <td>{new Date(c.createdAt).toLocaleString()}</td>
-              <td>
-                <button type="button" aria-label={`Revoke ${c.name}`} onClick={() => revoke(c)}>
-                  Revoke
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {studios === undefined || (studio !== undefined && clients === undefined && !error) ? (
+        <Loading what="the API clients" />
+      ) : (
+        <TableScroll label={`API clients of ${studio}`}>
+          <table>
+            <caption className="visually-hidden">API clients of {studio}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Client id</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Created</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {clients?.map((c) => (
+                <tr key={c.clientId}>
+                  <td>{c.name}</td>
+                  <td>
+                    <code>{c.clientId}</code>
+                  </td>
+                  <td>{c.scopes.join(', ')}</td>
+                  <td>{new Date(c.createdAt).toLocaleString()}</td>
+                  <td>
+                    <button type="button" aria-label={`Revoke ${c.name}`} onClick={() => revoke(c)}>
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
       {clients?.length === 0 && <p>No API client in {studio} yet.</p>}
       {studio !== undefined && (
         <form className="filters card" onSubmit={create} aria-label="New API client">

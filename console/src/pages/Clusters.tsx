@@ -1,7 +1,10 @@
 // Search clusters: the definitions and the step-by-step connectivity check with timings.
+import { Loader } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, type Session } from '../api/client';
 import type { components } from '../api/schema';
+import { Loading } from '../components/Loading';
+import { TableScroll } from '../components/TableScroll';
 
 type Status = components['schemas']['SearchClusterStatus'];
 type Node = components['schemas']['SearchClusterNode'];
@@ -34,58 +37,70 @@ export function ClustersPage(_props: { session: Session }) {
           {error.message}
         </p>
       )}
-      <table>
-        <caption className="visually-hidden">Search clusters</caption>
-        <thead>
-          <tr>
-            <th scope="col">Cluster</th>
-            <th scope="col">Definition</th>
-            <th scope="col">Check</th>
-          </tr>
-        </thead>
-        <tbody>
-          {clusters?.map((c) => (
-            <tr key={c.id}>
-              <td>{c.id}</td>
-              <td>
-                <pre>{JSON.stringify({ ...c, id: undefined }, null, 1)}</pre>
-              </td>
-              <td>
-                <button type="button" aria-label={`Check ${c.id}`} onClick={() => check(c.id)}>
-                  Check
-                </button>{' '}
-                <button type="button" aria-label={`Live nodes of ${c.id}`} onClick={() => listNodes(c.id)}>
-                  Live nodes
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {clusters === undefined && !error ? (
+        <Loading what="the search clusters" />
+      ) : (
+        <TableScroll label="Search clusters">
+          <table>
+            <caption className="visually-hidden">Search clusters</caption>
+            <thead>
+              <tr>
+                <th scope="col">Cluster</th>
+                <th scope="col">Definition</th>
+                <th scope="col">Check</th>
+              </tr>
+            </thead>
+            <tbody>
+              {clusters?.map((c) => (
+                <tr key={c.id}>
+                  <td>{c.id}</td>
+                  <td>
+                    <pre>{JSON.stringify({ ...c, id: undefined }, null, 1)}</pre>
+                  </td>
+                  <td>
+                    <button type="button" aria-label={`Check ${c.id}`} onClick={() => check(c.id)}>
+                      Check
+                    </button>{' '}
+                    <button
+                      type="button"
+                      aria-label={`Live nodes of ${c.id}`}
+                      onClick={() => listNodes(c.id)}
+                    >
+                      Live nodes
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
       {clusters?.length === 0 && <p role="status">No search cluster defined.</p>}
       {Object.entries(nodes).map(([id, result]) => (
         <section className="card" key={`nodes-${id}`} aria-label={`Nodes of ${id}`}>
           <h2>Nodes of {id}</h2>
           {Array.isArray(result) ? (
-            <table>
-              <caption className="visually-hidden">Nodes of {id}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Node</th>
-                  <th scope="col">Base URL</th>
-                  <th scope="col">State</th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.map((n) => (
-                  <tr key={n.name}>
-                    <td>{n.name}</td>
-                    <td>{n.baseUrl}</td>
-                    <td className={n.state === 'live' ? 'ok' : 'fail'}>{n.state}</td>
+            <TableScroll label={`Nodes of ${id}`}>
+              <table>
+                <caption className="visually-hidden">Nodes of {id}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Node</th>
+                    <th scope="col">Base URL</th>
+                    <th scope="col">State</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {result.map((n) => (
+                    <tr key={n.name}>
+                      <td>{n.name}</td>
+                      <td>{n.baseUrl}</td>
+                      <td className={n.state === 'live' ? 'ok' : 'fail'}>{n.state}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
           ) : (
             <p className="fail" role="alert">
               {result.message}
@@ -97,7 +112,10 @@ export function ClustersPage(_props: { session: Session }) {
         <section className="card" key={id} aria-label={`Check of ${id}`}>
           <h2>Check of {id}</h2>
           {result === 'running' ? (
-            <p role="status">Checking…</p>
+            <div className="loading" role="status">
+              <Loader size="sm" aria-hidden="true" />
+              <span>Checking…</span>
+            </div>
           ) : 'steps' in result ? (
             <CheckSteps status={result as Status} />
           ) : (
@@ -118,26 +136,28 @@ export function ClustersPage(_props: { session: Session }) {
 
 function CheckSteps({ status }: { status: Pick<Status, 'steps'> }) {
   return (
-    <table>
-      <caption className="visually-hidden">Check steps</caption>
-      <thead>
-        <tr>
-          <th scope="col">Step</th>
-          <th scope="col">Result</th>
-          <th scope="col">Time (ms)</th>
-          <th scope="col">Message</th>
-        </tr>
-      </thead>
-      <tbody>
-        {status.steps.map((s) => (
-          <tr key={`${s.step} ${s.message}`}>
-            <td>{s.step}</td>
-            <td className={s.ok ? 'ok' : 'fail'}>{s.ok ? 'ok' : 'failed'}</td>
-            <td>{s.ms}</td>
-            <td>{s.message}</td>
+    <TableScroll label="Check steps">
+      <table>
+        <caption className="visually-hidden">Check steps</caption>
+        <thead>
+          <tr>
+            <th scope="col">Step</th>
+            <th scope="col">Result</th>
+            <th scope="col">Time (ms)</th>
+            <th scope="col">Message</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {status.steps.map((s) => (
+            <tr key={`${s.step} ${s.message}`}>
+              <td>{s.step}</td>
+              <td className={s.ok ? 'ok' : 'fail'}>{s.ok ? 'ok' : 'failed'}</td>
+              <td>{s.ms}</td>
+              <td>{s.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }

@@ -3,9 +3,14 @@
 // most of this page's weight.
 import cytoscape from 'cytoscape';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
-import { api, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
+import { api, dataOrThrow, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
 import type { components } from '../api/schema';
+import { useConfirm } from '../components/Confirm';
+import { Loading } from '../components/Loading';
+import { TableScroll } from '../components/TableScroll';
+import { offerUndo } from '../components/undo';
 import { setQuery, useLocation } from '../router';
+import { messagesInWords } from '../words';
 
 type Link = components['schemas']['Link'];
 const LINK_TYPES: Link['linkType'][] = [
@@ -21,17 +26,23 @@ const LINK_TYPES: Link['linkType'][] = [
 export default function ObjectsPage({ session }: { session: Session }) {
   const { query } = useLocation();
   const subject = query.get('object') ?? '';
-  const [links, setLinks] = useState<Link[]>([]);
+  // The links of `subject`; undefined while they are asked for.
+  const [links, setLinks] = useState<Link[]>();
   const [error, setError] = useState<ErrorBody>();
   const editable = mayEdit(session, 'platform');
+  const confirm = useConfirm();
 
   const load = useCallback(async () => {
     if (subject === '') return setLinks([]);
+    setLinks(undefined);
     const [out, into] = await Promise.all([
       api.GET('/api/links', { params: { query: { subject, limit: 500 } } }),
       api.GET('/api/links', { params: { query: { object: subject, limit: 500 } } }),
     ]);
-    if (!out.data || !into.data) return setError(errorOf(out.error ?? into.error));
+    if (!out.data || !into.data) {
+      setLinks([]);
+      return setError(errorOf(out.error ?? into.error));
+    }
     setError(undefined);
     const seen = new Set<string>();
     setLinks(
@@ -62,11 +73,28 @@ export default function ObjectsPage({ session }: { session: Session }) {
   }
 
   async function remove(link: Link) {
-    const { error } = await api.DELETE('/api/links', {
-      body: { subject: link.subject, linkType: link.linkType, object: link.object },
-    } as never);
-    if (error) setError(errorOf(error));
-    else await load();
+    const said = `${link.subject} ${link.linkType} ${link.object}`;
+    const confirmed = await confirm({
+      title: `Remove the link "${said}"?`,
+      message: 'The link graph no longer has it. Undo, offered for a few seconds, adds it again.',
+      confirm: 'Remove link',
+    });
+    if (!confirmed) return;
+    const body = { subject: link.subject, linkType: link.linkType, object: link.object };
+    const { error } = await api.DELETE('/api/links', { body } as never);
+    if (error) return setError(errorOf(error));
+    await load();
+    offerUndo({
+      done: `Removed the link "${said}".`,
+      undone: `The link "${said}" is back.`,
+      undo: async () => {
+        try {
+          await dataOrThrow(api.PUT('/api/links', { body }));
+        } finally {
+          await load();
+        }
+      },
+    });
   }
 
   return (
@@ -90,42 +118,45 @@ export default function ObjectsPage({ session }: { session: Session }) {
       </form>
       {error && (
         <p className="error" role="alert">
-          {error.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || error.message}
+          {messagesInWords(error, { subject: 'Subject', linkType: 'Link type', object: 'Object' })}
         </p>
       )}
-      {subject && <Graph center={subject} links={links} onPick={(id) => setQuery({ object: id })} />}
-      {subject && (
-        <table>
-          <caption>Links of {subject}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Subject</th>
-              <th scope="col">Link type</th>
-              <th scope="col">Object</th>
-              {editable && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {links.map((l) => (
-              <tr key={`${l.subject} ${l.linkType} ${l.object}`}>
-                <td>{l.subject}</td>
-                <td>{l.linkType}</td>
-                <td>{l.object}</td>
-                {editable && (
-                  <td>
-                    <button
-                      type="button"
-                      aria-label={`Remove ${l.subject} ${l.linkType} ${l.object}`}
-                      onClick={() => remove(l)}
-                    >
-                      Remove
-                    </button>
-                  </td>
-                )}
+      {subject && links === undefined && <Loading what={`the links of ${subject}`} />}
+      {subject && links && <Graph center={subject} links={links} onPick={(id) => setQuery({ object: id })} />}
+      {subject && links && (
+        <TableScroll label={`Links of ${subject}`}>
+          <table>
+            <caption>Links of {subject}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Subject</th>
+                <th scope="col">Link type</th>
+                <th scope="col">Object</th>
+                {editable && <th scope="col">Actions</th>}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {links.map((l) => (
+                <tr key={`${l.subject} ${l.linkType} ${l.object}`}>
+                  <td>{l.subject}</td>
+                  <td>{l.linkType}</td>
+                  <td>{l.object}</td>
+                  {editable && (
+                    <td>
+                      <button
+                        type="button"
+                        aria-label={`Remove ${l.subject} ${l.linkType} ${l.object}`}
+                        onClick={() => remove(l)}
+                      >
+                        Remove
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {editable && (
         <form className="filters card" onSubmit={add} aria-label="Add a link">

@@ -2,17 +2,25 @@
 // publishing and bulk publishing, the conflicts of each rule; the editor is rules/Editor.
 import { useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
+import { type ConfirmRequest, useConfirm } from '../components/Confirm';
+import { Loading } from '../components/Loading';
 import { NO_PAGE, PagedTable, type PageInfo } from '../components/PagedTable';
+import { offerUndo } from '../components/undo';
 import { Link, navigate, setQuery, useLocation } from '../router';
+import { actorName, plural, stateLabel, typeLabel } from '../words';
 import {
   type BulkStatus,
   bulkStatus,
   deleteEntry,
+  getEntry,
   type ListingQuery,
   listEntries,
   moveEntry,
   startBulkPublish,
   type Transition,
+  undoDelete,
+  undoPublishedDeletion,
+  undoUnpublish,
 } from './rules/calls';
 import { Editor } from './rules/Editor';
 import { type Entry, isRule, type Kind, type Rule, TYPES, titleOf } from './rules/shared';
@@ -35,21 +43,21 @@ function listingQuery(url: URLSearchParams): ListingQuery {
   };
 }
 
-function useStudios(session: Session): string[] {
-  const [studios, setStudios] = useState<string[]>(session.studios ?? []);
+/** The studios the user may open; undefined while they are asked for. */
+function useStudios(session: Session): string[] | undefined {
+  const own = session.role === 'merchandiser' ? session.studios : undefined;
+  const [studios, setStudios] = useState<string[] | undefined>(own);
   useEffect(() => {
-    if (session.role === 'merchandiser' && session.studios) return;
-    api.GET('/api/studios').then(({ data }) => {
-      if (data) setStudios(data.map((s) => s.id));
-    });
-  }, [session]);
+    if (own) return;
+    api.GET('/api/studios').then(({ data }) => setStudios(data ? data.map((s) => s.id) : []));
+  }, [own]);
   return studios;
 }
 
 export function RulesPage({ session, kind }: { session: Session; kind: Kind }) {
   const { path, query } = useLocation();
   const studios = useStudios(session);
-  const studio = query.get('studio') ?? studios[0];
+  const studio = query.get('studio') ?? studios?.[0];
   const title = kind === 'rules' ? 'Rules' : 'Rewrites';
   const root = kind === 'rules' ? '/rules' : '/rewrites';
   const rest = path.slice(root.length).replace(/^\//, '');
@@ -63,13 +71,15 @@ export function RulesPage({ session, kind }: { session: Session; kind: Kind }) {
             value={studio ?? ''}
             onChange={(event) => navigate(`${root}?studio=${encodeURIComponent(event.target.value)}`)}
           >
-            {studios.map((s) => (
+            {studios?.map((s) => (
               <option key={s}>{s}</option>
             ))}
           </select>
         </label>
       </div>
-      {studio === undefined ? (
+      {studios === undefined ? (
+        <Loading what="the studios" />
+      ) : studio === undefined ? (
         <p role="status">
           No studio to show{session.role === 'admin' ? ': create one with POST /api/studios' : ''}.
         </p>
@@ -93,6 +103,7 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
   const [page, setPage] = useState<PageInfo>(NO_PAGE);
   const [error, setError] = useState<ErrorBody>();
   const editable = mayEdit(session, 'rules', studio);
+  const confirm = useConfirm();
   const root = kind === 'rules' ? '/rules' : '/rewrites';
   const search = query.toString();
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -138,17 +149,110 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
     load();
   }, [load]);
 
-  async function act(rule: Entry, action: Transition | 'delete') {
+  async function act(rule: Entry, action: Transition) {
     try {
-      if (action === 'delete') await deleteEntry(kind, studio, rule.id);
-      else await moveEntry(kind, studio, rule.id, action);
+      await moveEntry(kind, studio, rule.id, action);
       await load();
     } catch (e) {
       setError(errorOf(e));
     }
   }
 
+  /**
+   * A change shoppers would notice, asked first in a dialog that says what happens, then made
+   * with the entry as it is read just before (what Undo puts back), then offered for undoing.
+   */
+  async function guarded(
+    rule: Entry,
+    ask: ConfirmRequest,
+    change: () => Promise<unknown>,
+    toast: { done: string; undone: string; undo: (before: Entry) => Promise<void> },
+  ) {
+    if (!(await confirm(ask))) return;
+    try {
+      const before = await getEntry(kind, studio, rule.id);
+      await change();
+      await load();
+      offerUndo({
+        done: toast.done,
+        undone: toast.undone,
+        undo: async () => {
+          try {
+            await toast.undo(before);
+          } finally {
+            await load();
+          }
+        },
+      });
+    } catch (e) {
+      setError(errorOf(e));
+    }
+  }
+
+  function remove(rule: Entry) {
+    const name = nameOf(kind, rule);
+    const effect = kind === 'rules' ? 'Shoppers stop seeing it' : 'Searches stop being rewritten by it';
+    return guarded(
+      rule,
+      {
+        title: `Delete ${name}?`,
+        message: rule.published
+          ? `${effect} once the deletion is published; until then it stays live, shown as deleted, and Restore brings it back.`
+          : 'It was never published, so shoppers never saw it. It is removed; Undo, offered for a few seconds, creates it again with the same content.',
+        confirm: 'Delete',
+      },
+      () => deleteEntry(kind, studio, rule.id),
+      {
+        done: rule.published ? `Marked ${name} for deletion.` : `Deleted ${name}.`,
+        undone: `${capitalized(name)} is back.`,
+        undo: (before) => undoDelete(kind, studio, before),
+      },
+    );
+  }
+
+  function unpublish(rule: Entry) {
+    const name = nameOf(kind, rule);
+    const effect =
+      kind === 'rules' ? 'Shoppers stop seeing it at once.' : 'Searches stop being rewritten by it at once.';
+    return guarded(
+      rule,
+      {
+        title: `Unpublish ${name}?`,
+        message:
+          rule.publishState === 'PUBLISHED_WITH_DRAFT_EDITS'
+            ? `${effect} It stays here as a draft, with its edits that were not published yet; Undo, offered for a few seconds, puts the live version back as it was.`
+            : `${effect} It stays here as a draft; Undo, offered for a few seconds, publishes it again.`,
+        confirm: 'Unpublish',
+      },
+      () => moveEntry(kind, studio, rule.id, 'unpublish'),
+      {
+        done: `Unpublished ${name}.`,
+        undone: `${capitalized(name)} is live again.`,
+        undo: (before) => undoUnpublish(kind, studio, before),
+      },
+    );
+  }
+
+  function publishDeletion(rule: Entry) {
+    const name = nameOf(kind, rule);
+    return guarded(
+      rule,
+      {
+        title: `Publish the deletion of ${name}?`,
+        message: `${kind === 'rules' ? 'Shoppers stop seeing it' : 'Searches stop being rewritten by it'} at once, and it is removed. Undo, offered for a few seconds, creates it again with its live content and publishes it.`,
+        confirm: 'Publish deletion',
+      },
+      () => moveEntry(kind, studio, rule.id, 'publish'),
+      {
+        done: `Deleted ${name} from the live site.`,
+        undone: `${capitalized(name)} is live again.`,
+        undo: (before) => undoPublishedDeletion(kind, studio, before),
+      },
+    );
+  }
+
   const sort = query.get('sort') ?? '';
+  const filtered = ['searchQuery', 'types', 'publishState'].some((name) => query.get(name));
   return (
     <>
       <form className="filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
@@ -168,7 +272,9 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
           >
             <option value="">any</option>
             {TYPES[kind].map((t) => (
-              <option key={t}>{t}</option>
+              <option key={t} value={t}>
+                {typeLabel(t)}
+              </option>
             ))}
           </select>
         </label>
@@ -179,9 +285,9 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
             onChange={(e) => setQuery({ publishState: e.target.value, page: undefined })}
           >
             <option value="">any</option>
-            <option value="DRAFT">draft</option>
-            <option value="PUBLISHED">published</option>
-            <option value="PUBLISHED_WITH_DRAFT_EDITS">published with draft edits</option>
+            <option value="DRAFT">Draft</option>
+            <option value="PUBLISHED">Published</option>
+            <option value="PUBLISHED_WITH_DRAFT_EDITS">Published, with draft edits</option>
           </select>
         </label>
         <label>
@@ -224,7 +330,7 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
         </div>
       )}
       <PagedTable
-        caption={`${page.totalElements} ${kind} in ${studio}`}
+        caption={`${kind === 'rules' ? 'Rules' : 'Rewrites'} in ${studio}`}
         columns={[
           ...(bulkable
             ? [
@@ -242,7 +348,9 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
         ]}
         items={rows}
         page={page}
-        empty="Nothing matches."
+        empty={filtered ? `No ${kind} match these filters.` : `No ${kind} in ${studio} yet.`}
+        what={kind}
+        count={(n) => plural(n, kind === 'rules' ? 'rule' : 'rewrite')}
         row={(rule) => (
           <tr key={rule.id}>
             {bulkable && (
@@ -265,15 +373,14 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
                 {titleOf(rule)}
               </Link>
             </td>
-            <td>{rule.type}</td>
+            <td>{typeLabel(rule.type)}</td>
+            <td>{stateLabel(rule)}</td>
             <td>
-              {rule.markedForDeletion ? 'deleted' : rule.publishState.toLowerCase().replaceAll('_', ' ')}
-            </td>
-            <td>
-              {new Date(rule.lastModified).toLocaleString()} by {rule.lastModifiedBy}
+              {new Date(rule.lastModified).toLocaleString()} by{' '}
+              <span title={rule.lastModifiedBy}>{actorName(rule.lastModifiedBy)}</span>
             </td>
             {kind === 'rules' && <td>{isRule(rule) && <Conflicts rule={rule} studio={studio} />}</td>}
-            <td>
+            <td className="actions">
               {editable && !rule.markedForDeletion && rule.publishState !== 'PUBLISHED' && (
                 <button
                   type="button"
@@ -287,28 +394,33 @@ function Listing({ kind, studio, session }: { kind: Kind; studio: string; sessio
                 <button
                   type="button"
                   aria-label={`Unpublish ${titleOf(rule)}`}
-                  onClick={() => act(rule, 'unpublish')}
+                  onClick={() => unpublish(rule)}
                 >
                   Unpublish
                 </button>
               )}{' '}
               {editable && !rule.markedForDeletion && (
-                <button
-                  type="button"
-                  aria-label={`Delete ${titleOf(rule)}`}
-                  onClick={() => act(rule, 'delete')}
-                >
+                <button type="button" aria-label={`Delete ${titleOf(rule)}`} onClick={() => remove(rule)}>
                   Delete
                 </button>
               )}
               {editable && rule.markedForDeletion && (
-                <button
-                  type="button"
-                  aria-label={`Restore ${titleOf(rule)}`}
-                  onClick={() => act(rule, 'restore')}
-                >
-                  Restore
-                </button>
+                <>
+                  <button
+                    type="button"
+                    aria-label={`Restore ${titleOf(rule)}`}
+                    onClick={() => act(rule, 'restore')}
+                  >
+                    Restore
+                  </button>{' '}
+                  <button
+                    type="button"
+                    aria-label={`Publish the deletion of ${titleOf(rule)}`}
+                    onClick={() => publishDeletion(rule)}
+                  >
+                    Publish deletion
+                  </button>
+                </>
               )}
             </td>
           </tr>
@@ -337,7 +449,7 @@ function Conflicts({ rule, studio }: { rule: Rule; studio: string }) {
             <Link to={`/rules/${encodeURIComponent(c.id)}?studio=${encodeURIComponent(studio)}`}>
               {c.name}
             </Link>{' '}
-            ({c.type}): {c.reason}
+            ({typeLabel(c.type)}): {c.reason}
           </li>
         ))}
         {rule.conflictsTruncated && <li>and more (the listing stops counting at its cap)</li>}
@@ -345,3 +457,12 @@ function Conflicts({ rule, studio }: { rule: Rule; studio: string }) {
     </details>
   );
 }
+
+/** How a dialog or toast names an entry: `the rule "Kettle banner"`, `the synonyms rewrite "sofa, couch"`. */
+function nameOf(kind: Kind, entry: Entry): string {
+  return kind === 'rules'
+    ? `the rule "${titleOf(entry)}"`
+    : `the ${typeLabel(entry.type).toLowerCase()} rewrite "${titleOf(entry)}"`;
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

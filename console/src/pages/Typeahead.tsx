@@ -4,7 +4,10 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
 import type { components } from '../api/schema';
+import { Loading } from '../components/Loading';
+import { TableScroll } from '../components/TableScroll';
 import { setQuery, useLocation } from '../router';
+import { messagesInWords } from '../words';
 
 type Terms = components['schemas']['TypeaheadTerms'];
 type Instance = components['schemas']['TypeaheadInstance'];
@@ -39,31 +42,41 @@ export function TypeaheadPage({ session }: { session: Session }) {
           {error.message}
         </p>
       )}
-      <table>
-        <caption className="visually-hidden">Typeahead instances</caption>
-        <thead>
-          <tr>
-            <th scope="col">Instance</th>
-            <th scope="col">Name</th>
-            <th scope="col">Allowed origins</th>
-            <th scope="col">Top-terms window (days)</th>
-          </tr>
-        </thead>
-        <tbody>
-          {instances?.map((i) => (
-            <tr key={i.id} aria-selected={i.id === id}>
-              <td>
-                <button type="button" onClick={() => setQuery({ instance: i.id })} aria-pressed={i.id === id}>
-                  {i.id}
-                </button>
-              </td>
-              <td>{i.name}</td>
-              <td>{i.allowedOrigins.join(', ') || '—'}</td>
-              <td>{i.topTermsWindowDays}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {instances === undefined && !error ? (
+        <Loading what="the typeahead instances" />
+      ) : (
+        <TableScroll label="Typeahead instances">
+          <table>
+            <caption className="visually-hidden">Typeahead instances</caption>
+            <thead>
+              <tr>
+                <th scope="col">Instance</th>
+                <th scope="col">Name</th>
+                <th scope="col">Allowed origins</th>
+                <th scope="col">Top-terms window (days)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {instances?.map((i) => (
+                <tr key={i.id} aria-selected={i.id === id}>
+                  <td>
+                    <button
+                      type="button"
+                      onClick={() => setQuery({ instance: i.id })}
+                      aria-pressed={i.id === id}
+                    >
+                      {i.id}
+                    </button>
+                  </td>
+                  <td>{i.name}</td>
+                  <td>{i.allowedOrigins.join(', ') || '—'}</td>
+                  <td>{i.topTermsWindowDays}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
       {instances?.length === 0 && <p role="status">No typeahead instance yet.</p>}
       {id && <InstanceTerms key={id} id={id} editable={mayEdit(session, 'typeahead', id)} />}
     </>
@@ -105,6 +118,21 @@ function InstanceTerms({ id, editable }: { id: string; editable: boolean }) {
   }
 
   const custom = lines(included).length + lines(excluded).length;
+  // The terms' boxes are not shown empty while the terms are on the way.
+  if (terms === undefined) {
+    return (
+      <section className="card" aria-label={`Terms of ${id}`}>
+        <h2>Terms of {id}</h2>
+        {error ? (
+          <p className="error" role="alert">
+            {error.message}
+          </p>
+        ) : (
+          <Loading what="the terms" />
+        )}
+      </section>
+    );
+  }
   return (
     <section className="card" aria-label={`Terms of ${id}`}>
       <h2>Terms of {id}</h2>
@@ -135,7 +163,7 @@ function InstanceTerms({ id, editable }: { id: string; editable: boolean }) {
       </div>
       {error && (
         <p className="error" role="alert">
-          {error.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || error.message}
+          {messagesInWords(error, { included: 'Included terms', excluded: 'Excluded terms' })}
         </p>
       )}
       {status && <p role="status">{status}</p>}
@@ -145,27 +173,29 @@ function InstanceTerms({ id, editable }: { id: string; editable: boolean }) {
         </button>
       )}
       <Preview id={id} version={terms} />
-      <Suspense fallback={<p>Loading the chart…</p>}>
+      <Suspense fallback={<Loading what="the chart" />}>
         <SearchesChart id={id} />
       </Suspense>
       <h3>Top-searched terms</h3>
-      <table>
-        <caption className="visually-hidden">Top-searched terms of {id}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Term</th>
-            <th scope="col">Searches</th>
-          </tr>
-        </thead>
-        <tbody>
-          {terms?.topSearched.slice(0, 50).map((t) => (
-            <tr key={t.term}>
-              <td>{t.term}</td>
-              <td>{t.count.toLocaleString()}</td>
+      <TableScroll label={`Top-searched terms of ${id}`}>
+        <table>
+          <caption className="visually-hidden">Top-searched terms of {id}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Term</th>
+              <th scope="col">Searches</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {terms?.topSearched.slice(0, 50).map((t) => (
+              <tr key={t.term}>
+                <td>{t.term}</td>
+                <td>{t.count.toLocaleString()}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
       {terms?.topSearched.length === 0 && <p>No searches reported yet.</p>}
     </section>
   );

@@ -2,6 +2,11 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, type Session } from '../api/client';
 import type { paths } from '../api/schema';
+import { useConfirm } from '../components/Confirm';
+import { Loading } from '../components/Loading';
+import { TableScroll } from '../components/TableScroll';
+import { tell } from '../components/undo';
+import { messagesInWords } from '../words';
 
 type User = paths['/api/users']['get']['responses'][200]['content']['application/json'][number];
 type Role = 'admin' | 'merchandiser' | 'viewer';
@@ -16,6 +21,7 @@ export function UsersPage({ session }: { session: Session }) {
   const [users, setUsers] = useState<User[]>();
   const [error, setError] = useState<ErrorBody>();
   const [status, setStatus] = useState<string>();
+  const confirm = useConfirm();
   const load = useCallback(async () => {
     const { data, error } = await api.GET('/api/users');
     if (data) setUsers(data);
@@ -58,47 +64,61 @@ export function UsersPage({ session }: { session: Session }) {
   }
 
   async function remove(username: string) {
+    const confirmed = await confirm({
+      title: `Delete the user "${username}"?`,
+      message:
+        'They can no longer sign in, and their sessions end at once. This cannot be undone: to let them in again, create the user anew with a new password.',
+      confirm: 'Delete user',
+    });
+    if (!confirmed) return;
     const { error } = await api.DELETE('/api/users/{username}', { params: { path: { username } } });
-    if (error) setError(errorOf(error));
-    else await load();
+    if (error) return setError(errorOf(error));
+    tell(`Deleted the user "${username}".`);
+    await load();
   }
 
   return (
     <>
       <h1>Users</h1>
-      <table>
-        <caption className="visually-hidden">Users</caption>
-        <thead>
-          <tr>
-            <th scope="col">Username</th>
-            <th scope="col">Role</th>
-            <th scope="col">Studios</th>
-            <th scope="col">Typeahead instances</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {users?.map((u) => (
-            <tr key={u.username}>
-              <td>{u.username}</td>
-              <td>{u.role}</td>
-              <td>{u.studios.join(', ') || '—'}</td>
-              <td>{u.typeaheadInstances.join(', ') || '—'}</td>
-              <td>
-                {u.username !== session.username && (
-                  <button
-                    type="button"
-                    aria-label={`Delete ${u.username}`}
-                    onClick={() => remove(u.username)}
-                  >
-                    Delete
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {users === undefined && !error ? (
+        <Loading what="the users" />
+      ) : (
+        <TableScroll label="Users">
+          <table>
+            <caption className="visually-hidden">Users</caption>
+            <thead>
+              <tr>
+                <th scope="col">Username</th>
+                <th scope="col">Role</th>
+                <th scope="col">Studios</th>
+                <th scope="col">Typeahead instances</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users?.map((u) => (
+                <tr key={u.username}>
+                  <td>{u.username}</td>
+                  <td>{u.role}</td>
+                  <td>{u.studios.join(', ') || '—'}</td>
+                  <td>{u.typeaheadInstances.join(', ') || '—'}</td>
+                  <td>
+                    {u.username !== session.username && (
+                      <button
+                        type="button"
+                        aria-label={`Delete ${u.username}`}
+                        onClick={() => remove(u.username)}
+                      >
+                        Delete
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
       <form className="filters card" onSubmit={create} aria-label="New user">
         <label>
           New username
@@ -128,7 +148,13 @@ export function UsersPage({ session }: { session: Session }) {
       </form>
       {error && (
         <p className="error" role="alert">
-          {error.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || error.message}
+          {messagesInWords(error, {
+            username: 'Username',
+            password: 'Password',
+            role: 'Role',
+            studios: 'Studios',
+            typeaheadInstances: 'Typeahead instances',
+          })}
         </p>
       )}
       {status && <p role="status">{status}</p>}

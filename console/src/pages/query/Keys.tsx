@@ -2,6 +2,10 @@
 // revoking one. Only an admin changes them; others see the ids.
 import { useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf } from '../../api/client';
+import { useConfirm } from '../../components/Confirm';
+import { Loading } from '../../components/Loading';
+import { TableScroll } from '../../components/TableScroll';
+import { tell } from '../../components/undo';
 
 interface Key {
   id: string;
@@ -12,6 +16,7 @@ export function Keys({ app, profile, editable }: { app: string; profile: string;
   const [keys, setKeys] = useState<Key[]>();
   const [created, setCreated] = useState<Key & { key: string }>();
   const [error, setError] = useState<ErrorBody>();
+  const confirm = useConfirm();
   const path = { app, id: profile };
 
   const load = useCallback(async () => {
@@ -36,11 +41,19 @@ export function Keys({ app, profile, editable }: { app: string; profile: string;
   }
 
   async function revoke(keyId: string) {
+    const confirmed = await confirm({
+      title: `Revoke the key ${keyId} of ${profile}?`,
+      message:
+        "The shop's searches that send this key are refused at once. This cannot be undone; a new key is a new secret to give the shop.",
+      confirm: 'Revoke key',
+    });
+    if (!confirmed) return;
     const { error } = await api.DELETE('/api/apps/{app}/query-profiles/{id}/keys/{keyId}', {
       params: { path: { ...path, keyId } },
     });
     if (error) return setError(errorOf(error));
     if (created?.id === keyId) setCreated(undefined);
+    tell(`Revoked the key ${keyId}.`);
     await load();
   }
 
@@ -64,31 +77,37 @@ export function Keys({ app, profile, editable }: { app: string; profile: string;
           {error.message}
         </p>
       )}
-      <table>
-        <caption className="visually-hidden">Keys of {profile}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Key id</th>
-            <th scope="col">Created</th>
-            {editable && <th scope="col">Actions</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {keys?.map((k) => (
-            <tr key={k.id}>
-              <td>{k.id}</td>
-              <td>{new Date(k.createdAt).toLocaleString()}</td>
-              {editable && (
-                <td>
-                  <button type="button" aria-label={`Revoke key ${k.id}`} onClick={() => revoke(k.id)}>
-                    Revoke
-                  </button>
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {keys === undefined && !error ? (
+        <Loading what="the keys" />
+      ) : (
+        <TableScroll label={`Keys of ${profile}`}>
+          <table>
+            <caption className="visually-hidden">Keys of {profile}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Key id</th>
+                <th scope="col">Created</th>
+                {editable && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {keys?.map((k) => (
+                <tr key={k.id}>
+                  <td>{k.id}</td>
+                  <td>{new Date(k.createdAt).toLocaleString()}</td>
+                  {editable && (
+                    <td>
+                      <button type="button" aria-label={`Revoke key ${k.id}`} onClick={() => revoke(k.id)}>
+                        Revoke
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
       {keys?.length === 0 && <p>No key yet.</p>}
       {editable && (
         <button type="button" onClick={create}>

@@ -3,6 +3,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, messageFor } from '../../api/client';
 import type { components } from '../../api/schema';
+import { plainMessageFor } from '../../words';
 import { defaultsOf, linesOf, listOf } from './params';
 import './preview.css';
 
@@ -46,8 +47,22 @@ function displayOf(text: (name: string) => string): { display?: NonNullable<Prof
   return Object.keys(display).length === 0 ? {} : { display };
 }
 
+/** The fields' names in the messages shown beside them. */
+const LABELS: Record<string, string> = {
+  id: 'Profile id',
+  searchCluster: 'Search cluster',
+  collection: 'Collection',
+  studio: 'Studio',
+  typeahead: 'Typeahead instance',
+  defaults: 'Default Solr parameters',
+  allowedParams: 'Parameters a shopper may send',
+  sortFields: 'Sort fields',
+  returnFields: 'Return fields',
+  timeoutMs: 'Timeout',
+};
+
 function Message({ error, field }: { error: ErrorBody | undefined; field: string }) {
-  const message = messageFor(error, field);
+  const message = plainMessageFor(error, field, LABELS[field] ?? field);
   return message ? (
     <span className="field-error" id={`profile-${field}-error`}>
       {message}

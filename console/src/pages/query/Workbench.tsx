@@ -7,7 +7,9 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api, currentSession, type ErrorBody, errorOf, mayEdit, type Session } from '../../api/client';
 import { FiredRules } from '../../components/FiredRules';
+import { TableScroll } from '../../components/TableScroll';
 import { Link } from '../../router';
+import { typeLabel } from '../../words';
 import { type Answer, type Doc, idOf, titleOf } from './answer';
 import { applyToDraft, type CardAction, MAX_RULE_QUERY } from './draft-rules';
 import { Column, type ColumnState, Failure } from './Preview';
@@ -231,73 +233,79 @@ function Details({ answer }: { answer: Answer }) {
       )}
       {fusion.droppedParams.length > 0 && <p>Parameters dropped: {fusion.droppedParams.join(', ')}</p>}
       <div className="workbench-pair">
-        <table>
-          <caption>Rewrites applied</caption>
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">From</th>
-              <th scope="col">To</th>
-            </tr>
-          </thead>
-          <tbody>
-            {fusion.rewrites.map((r) => (
-              <tr key={`${r.id}-${r.from}`}>
-                <td>{r.type}</td>
-                <td>{r.from}</td>
-                <td>{r.to}</td>
+        <TableScroll label="Rewrites applied">
+          <table>
+            <caption>Rewrites applied</caption>
+            <thead>
+              <tr>
+                <th scope="col">Type</th>
+                <th scope="col">From</th>
+                <th scope="col">To</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {fusion.rewrites.map((r) => (
+                <tr key={`${r.id}-${r.from}`}>
+                  <td>{typeLabel(r.type)}</td>
+                  <td>{r.from}</td>
+                  <td>{r.to}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
         <div>
           <FiredRules rules={fusion.rules} />
         </div>
       </div>
-      <table>
-        <caption>Parameters Solr received</caption>
-        <thead>
-          <tr>
-            <th scope="col">Parameter</th>
-            <th scope="col">Value</th>
-          </tr>
-        </thead>
-        <tbody>
-          {Object.entries(received ?? {}).map(([name, value]) => (
-            <tr key={name}>
-              <th scope="row">{name}</th>
-              <td>
-                <code>{show(value)}</code>
-              </td>
+      <TableScroll label="Parameters Solr received">
+        <table>
+          <caption>Parameters Solr received</caption>
+          <thead>
+            <tr>
+              <th scope="col">Parameter</th>
+              <th scope="col">Value</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-      {!received && <p>Solr echoed no parameters (its handler's echoParams is off).</p>}
-      <table>
-        <caption>
-          Results: {answer.response?.numFound ?? 0} found, {docs.length} shown
-        </caption>
-        <thead>
-          <tr>
-            {fields.map((f) => (
-              <th scope="col" key={f}>
-                {f}
-              </th>
+          </thead>
+          <tbody>
+            {Object.entries(received ?? {}).map(([name, value]) => (
+              <tr key={name}>
+                <th scope="row">{name}</th>
+                <td>
+                  <code>{show(value)}</code>
+                </td>
+              </tr>
             ))}
-          </tr>
-        </thead>
-        <tbody>
-          {docs.map((doc, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: documents need not have an id field
-            <tr key={i}>
+          </tbody>
+        </table>
+      </TableScroll>
+      {!received && <p>Solr echoed no parameters (its handler's echoParams is off).</p>}
+      <TableScroll label="Results">
+        <table>
+          <caption>
+            Results: {answer.response?.numFound ?? 0} found, {docs.length} shown
+          </caption>
+          <thead>
+            <tr>
               {fields.map((f) => (
-                <td key={f}>{doc[f] === undefined ? '' : show(doc[f])}</td>
+                <th scope="col" key={f}>
+                  {f}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {docs.map((doc, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: documents need not have an id field
+              <tr key={i}>
+                {fields.map((f) => (
+                  <td key={f}>{doc[f] === undefined ? '' : show(doc[f])}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
     </details>
   );
 }

@@ -3,7 +3,10 @@
 // and the staging-vs-live difference.
 import { type FormEvent, useEffect, useState } from 'react';
 import { type ErrorBody, errorOf, mayEdit, messageFor, type Session } from '../../api/client';
+import { Loading } from '../../components/Loading';
+import { TableScroll } from '../../components/TableScroll';
 import { Link, navigate } from '../../router';
+import { plainMessage, plainMessageFor, typeLabel } from '../../words';
 import { createEntry, type Edit, getEntry, moveEntry, updateEntry } from './calls';
 import { type FieldTexts, KindFields, kindFieldNames, textsOf, valuesOf } from './KindFields';
 import { type Entry, isRule, type Kind, kindFields, TYPES, titleOf } from './shared';
@@ -18,6 +21,29 @@ function differences(rule: Entry): [string, string, string][] {
 }
 
 const COMMON_FIELDS = ['name', 'type', 'description', 'conditions'];
+
+/** The labels of the fields the form shows, and of others the API may name in a message. */
+const FIELD_LABELS: Record<string, string> = {
+  name: 'Name',
+  type: 'Type',
+  description: 'Description',
+  conditions: 'Queries',
+  'conditions.queries': 'Queries',
+  'conditions.effectiveStart': 'Start',
+  'conditions.effectiveEnd': 'End',
+  effectiveStart: 'Start',
+  effectiveEnd: 'End',
+  tags: 'Tags',
+  groups: 'Groups',
+  segments: 'Segments',
+  precedence: 'Precedence',
+  externalId: 'External id',
+};
+
+/** A field named by the API, as the form would call it. */
+function fieldLabel(field: string): string {
+  return FIELD_LABELS[field] ?? FIELD_LABELS[field.replace(/\[\d+\]$/, '')] ?? field;
+}
 
 export function Editor({
   kind,
@@ -101,7 +127,7 @@ export function Editor({
   }
 
   const field = (name: string) => {
-    const message = messageFor(error, name);
+    const message = plainMessageFor(error, name, FIELD_LABELS[name] ?? name);
     return message ? (
       <span className="field-error" id={`${name}-error`}>
         {message}
@@ -114,11 +140,33 @@ export function Editor({
     (e) => !shown.some((f) => e.field === f || e.field.startsWith(`${f}.`) || e.field.startsWith(`${f}[`)),
   );
 
+  const back = (
+    <p>
+      <Link to={`${root}?studio=${encodeURIComponent(studio)}`}>Back to the list</Link>
+    </p>
+  );
+  // A rule on its way is not a new one: no empty form until it is there.
+  if (
+    id !== undefined &&
+    (rule === undefined || (rule.id !== id && (!isRule(rule) || rule.externalId !== id)))
+  ) {
+    return (
+      <>
+        {back}
+        {error ? (
+          <p className="error" role="alert">
+            {error.message}
+          </p>
+        ) : (
+          <Loading what={kind === 'rules' ? 'the rule' : 'the rewrite'} />
+        )}
+      </>
+    );
+  }
+
   return (
     <>
-      <p>
-        <Link to={`${root}?studio=${encodeURIComponent(studio)}`}>Back to the list</Link>
-      </p>
+      {back}
       <form
         className="card"
         onSubmit={save}
@@ -154,7 +202,9 @@ export function Editor({
               }}
             >
               {TYPES[kind].map((t) => (
-                <option key={t}>{t}</option>
+                <option key={t} value={t}>
+                  {typeLabel(t)}
+                </option>
               ))}
             </select>
             {field('type')}
@@ -185,12 +235,12 @@ export function Editor({
           )}
           <KindFields type={type} texts={texts} onChange={setTexts} error={error} />
           <details>
-            <summary>JSON of the {type}'s own fields (advanced)</summary>
+            <summary>The {typeLabel(type).toLowerCase()} fields as JSON (for experts)</summary>
             <pre>{JSON.stringify(valuesOf(type, texts), null, 2)}</pre>
           </details>
           {otherMessages && otherMessages.length > 0 && (
             <p className="error" role="alert">
-              {otherMessages.map((e) => `${e.field}: ${e.message}`).join('; ')}
+              {otherMessages.map((e) => plainMessage(e.field, e.message, fieldLabel(e.field))).join(' ')}
             </p>
           )}
           {error && !error.errors && (
@@ -216,29 +266,31 @@ export function Editor({
       {rule && rule.publishState === 'PUBLISHED_WITH_DRAFT_EDITS' && (
         <section className="card" aria-label="Staging and live">
           <h2>Staging and live</h2>
-          <table>
-            <caption className="visually-hidden">What differs between staging and live</caption>
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">Staging</th>
-                <th scope="col">Live</th>
-              </tr>
-            </thead>
-            <tbody>
-              {differences(rule).map(([name, staging, live]) => (
-                <tr key={name}>
-                  <th scope="row">{name}</th>
-                  <td>
-                    <pre>{staging}</pre>
-                  </td>
-                  <td>
-                    <pre>{live}</pre>
-                  </td>
+          <TableScroll label="What differs between staging and live">
+            <table>
+              <caption className="visually-hidden">What differs between staging and live</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Field</th>
+                  <th scope="col">Staging</th>
+                  <th scope="col">Live</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {differences(rule).map(([name, staging, live]) => (
+                  <tr key={name}>
+                    <th scope="row">{name}</th>
+                    <td>
+                      <pre>{staging}</pre>
+                    </td>
+                    <td>
+                      <pre>{live}</pre>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         </section>
       )}
     </>

@@ -1,6 +1,7 @@
 // The fields of each type of rule and rewrite as form inputs (not raw JSON): what each type
 // has, how its values read as text in the inputs, and back into the API's shape.
-import { type ErrorBody, messageFor } from '../../api/client';
+import type { ErrorBody } from '../../api/client';
+import { plainMessageFor } from '../../words';
 
 type Input = 'text' | 'lines' | 'number' | 'optional-number' | 'optional-text' | 'pins';
 
@@ -125,7 +126,7 @@ export function KindFields({
     <>
       {(KIND_FIELDS[type] ?? []).map((spec) => {
         const id = `kind-${spec.name}`;
-        const message = messageFor(error, spec.name);
+        const message = plainMessageFor(error, spec.name, spec.label);
         const common = {
           id,
           value: texts[spec.name] ?? '',

@@ -117,3 +117,73 @@ export async function bulkStatus(studio: string, operationId: string): Promise<B
     }),
   );
 }
+
+// What the service keeps of a rule or rewrite beside its content: not sent back when the
+// content is saved again (an undo).
+const KEPT_BY_THE_SERVICE = new Set([
+  'id',
+  'createdBy',
+  'creationDate',
+  'lastModifiedBy',
+  'lastModified',
+  'published',
+  'publishState',
+  'markedForDeletion',
+  'liveContent',
+  'conflicts',
+  'conflictsTruncated',
+  'targetedDocuments',
+  'isPendingBulkOperation',
+  'stagingSyncStatus',
+  'liveSyncStatus',
+  'platformSyncStatus',
+  'fusionSyncStatus',
+]);
+
+/** A content (an entry's staging fields, or its live content) as the interface takes it in a body. */
+export function editOf(kind: Kind, content: object): Edit {
+  const body = Object.fromEntries(
+    Object.entries(content).filter(([name, value]) => !KEPT_BY_THE_SERVICE.has(name) && value !== undefined),
+  );
+  return kind === 'rules'
+    ? { kind, body: { ...body, deleted: false } as RuleBody }
+    : { kind, body: { ...body, deleted: false } as RewriteBody };
+}
+
+/**
+ * Undoes a delete, given the entry as it was read just before: a published one was only marked
+ * for deletion, and is restored; a draft was removed, and is created again with the same
+ * content (under a new id: the interfaces do not take an id, and its history stays under the old).
+ */
+export async function undoDelete(kind: Kind, studio: string, before: Entry): Promise<void> {
+  if (before.published) await moveEntry(kind, studio, before.id, 'restore');
+  else await createEntry(studio, editOf(kind, before));
+}
+
+/**
+ * Undoes an unpublish, given the entry as it was read just before. One published as it was
+ * staged is published again. One with draft edits (or marked for deletion) is put back in
+ * three steps: its live content staged and published, then its draft edits staged again (or
+ * the mark set again), so live and staging are both as before.
+ */
+export async function undoUnpublish(kind: Kind, studio: string, before: Entry): Promise<void> {
+  if (before.publishState === 'PUBLISHED' && !before.markedForDeletion) {
+    await moveEntry(kind, studio, before.id, 'publish');
+    return;
+  }
+  if (!before.liveContent) throw { message: 'its live content is not known' };
+  await updateEntry(studio, before.id, editOf(kind, before.liveContent));
+  await moveEntry(kind, studio, before.id, 'publish');
+  if (before.markedForDeletion) await deleteEntry(kind, studio, before.id);
+  else await updateEntry(studio, before.id, editOf(kind, before));
+}
+
+/**
+ * Undoes the publish of a deletion (which removed the entry), given the entry as it was read
+ * just before: its live content created again and published (under a new id).
+ */
+export async function undoPublishedDeletion(kind: Kind, studio: string, before: Entry): Promise<void> {
+  if (!before.liveContent) throw { message: 'its live content is not known' };
+  const again = await createEntry(studio, editOf(kind, before.liveContent));
+  await moveEntry(kind, studio, again.id, 'publish');
+}
