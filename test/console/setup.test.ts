@@ -1,0 +1,229 @@
+// Setting searchdeck up in the console alone, in a real browser against the real service on a
+// fresh SQLite database and the project's real SolrCloud: an admin signs in to an empty
+// install, creates a studio from the Rules page's empty state, renames and deletes one (asked
+// first), adds a search cluster whose check's steps are listed as passed, sees a wrong Solr
+// password refused with the failed step in plain words, and keeps the stored password when
+// editing. Each form fits a phone's 390 px and has no serious or critical axe violation.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import {
+  ADMIN,
+  assertAccessible,
+  browserSkipReason,
+  type ConsoleService,
+  launchChromium,
+  signIn,
+  startConsoleService,
+} from '../helpers/console.js';
+import { solrSkipReason, type TestSolr, testSolr } from '../helpers/solr.js';
+
+const skip = browserSkipReason() ?? solrSkipReason();
+
+let service: ConsoleService;
+let browser: Browser;
+let solr: TestSolr;
+
+before(async () => {
+  if (skip) return;
+  [service, solr] = await Promise.all([startConsoleService(), testSolr()]);
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+/** Whether the page is wider than the window (it would scroll sideways). */
+async function assertFits(page: Page, what: string): Promise<void> {
+  const { scrollWidth, innerWidth } = (await page.evaluate(
+    '({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })',
+  )) as { scrollWidth: number; innerWidth: number };
+  assert.ok(
+    scrollWidth <= innerWidth,
+    `${what}: the page is ${scrollWidth} px wide in a ${innerWidth} px window`,
+  );
+}
+
+/** The form at 1280 and 390 px: it fits and is accessible (and is photographed when asked). */
+async function assertFormWorks(page: Page, name: string): Promise<void> {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    // Once the navigation has slid out of a phone's window (or into a desktop's).
+    await page.waitForFunction(
+      `document.getElementById('main-navigation').getBoundingClientRect().${width === 390 ? 'right <= 0' : 'left >= 0'}`,
+    );
+    await assertFits(page, `${name} at ${width} px`);
+    await assertAccessible(page, `${name} at ${width} px`);
+    // CONSOLE_SCREENSHOTS=<dir> keeps a picture of each form, to look at.
+    const dir = process.env.CONSOLE_SCREENSHOTS;
+    if (dir) {
+      mkdirSync(dir, { recursive: true });
+      await page.screenshot({ path: join(dir, `${name.replaceAll(' ', '-')}-${width}.png`), fullPage: true });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** Whether the focused element is the one labelled `label`. */
+async function focusedLabel(page: Page): Promise<string> {
+  return (await page.evaluate(
+    "document.activeElement?.labels?.[0]?.textContent ?? document.activeElement?.getAttribute('aria-label') ?? ''",
+  )) as string;
+}
+
+describe('setting up in the console', { skip }, () => {
+  let page: Page;
+  before(async () => {
+    if (skip) return;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+    page = await context.newPage();
+    await signIn(page, service.url, ADMIN);
+  });
+
+  test('a fresh install offers to create a studio, which is created, renamed and deleted', async () => {
+    await page.goto(`${service.url}/console/rules`);
+    const empty = page.getByRole('status').filter({ hasText: 'No studio yet' });
+    await empty.getByText('A studio holds the rules and rewrites').waitFor();
+    assert.equal(await page.getByText('POST /api/studios').count(), 0, 'no curl hint');
+    await empty.getByRole('link', { name: 'Create a studio' }).click();
+
+    const form = page.getByRole('form', { name: 'New studio' });
+    await form.waitFor();
+    assert.equal(await focusedLabel(page), 'Name', 'the first field has the focus');
+    await page.getByLabel('Name', { exact: true }).fill('Shop (English)');
+    assert.equal(await page.getByLabel('Short id').inputValue(), 'shop-english', 'the id follows the name');
+    await assertFormWorks(page, 'new studio');
+    await form.getByRole('button', { name: 'Create studio' }).click();
+    await page.getByRole('cell', { name: 'shop-english' }).waitFor();
+    assert.deepEqual((await service.admin('GET', '/api/studios/shop-english')).body, {
+      id: 'shop-english',
+      name: 'Shop (English)',
+      syncTargets: [],
+      createdAt: ((await service.admin('GET', '/api/studios/shop-english')).body as { createdAt: string })
+        .createdAt,
+    });
+
+    // A taken id: the API's message, beside the field.
+    await page.getByRole('button', { name: 'Create a studio' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Shop English');
+    await page.getByLabel('Short id').fill('shop-english');
+    await page.getByRole('button', { name: 'Create studio' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /exists/ })
+      .waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('button', { name: 'Rename Shop (English)' }).click();
+    const rename = page.getByRole('form', { name: 'Rename the studio "Shop (English)"' });
+    assert.equal(await focusedLabel(page), 'Name');
+    await rename.getByLabel('Name', { exact: true }).fill('Shop in English');
+    await rename.getByRole('button', { name: 'Save name' }).click();
+    await page.getByRole('link', { name: 'Shop in English' }).waitFor();
+
+    // The Rules page now opens the studio.
+    await page.getByRole('link', { name: 'Shop in English' }).click();
+    await page.getByRole('heading', { name: 'Rules' }).waitFor();
+    assert.equal(await page.getByLabel('Studio').inputValue(), 'shop-english');
+
+    await service.admin('POST', '/api/studios', { id: 'old', name: 'Old shop' });
+    await page.goto(`${service.url}/console/studios`);
+    await page.getByRole('button', { name: 'Delete Old shop' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete the studio "Old shop"?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    assert.equal((await service.admin('GET', '/api/studios/old')).status, 200, 'cancel keeps it');
+    await page.getByRole('button', { name: 'Delete Old shop' }).click();
+    await dialog.getByRole('button', { name: 'Delete studio' }).click();
+    await page.getByRole('button', { name: 'Delete Old shop' }).waitFor({ state: 'detached' });
+    assert.equal((await service.admin('GET', '/api/studios/old')).status, 404);
+  });
+
+  test('a search cluster on the real Solr is added with its check passed, step by step', async () => {
+    await page.goto(`${service.url}/console/clusters`);
+    await page.getByRole('status').filter({ hasText: 'No search cluster yet' }).waitFor();
+    await page.getByRole('button', { name: 'Add a search cluster' }).click();
+    const form = page.getByRole('form', { name: 'New search cluster' });
+    await form.waitFor();
+    assert.equal(await focusedLabel(page), 'Short id', 'the first field has the focus');
+    await form.getByLabel('Short id').fill('catalog');
+    await form.getByLabel('ZooKeeper address (with chroot)').fill(solr.zk);
+    await form.getByLabel('User name', { exact: true }).fill(solr.credentials.username);
+    await form.getByLabel('Password', { exact: true }).fill(solr.credentials.password);
+    await assertFormWorks(page, 'new search cluster');
+    await form.getByRole('button', { name: 'Add cluster' }).click();
+
+    const check = page.getByRole('region', { name: 'Check of catalog' });
+    await check.getByText('Every step passed').waitFor({ timeout: 30_000 });
+    const steps = await check.getByRole('listitem').allInnerTexts();
+    assert.deepEqual(
+      steps.map((s) =>
+        s
+          .split('\n')
+          .find((line) => line.includes(':'))
+          ?.replace(/^[✓✗]\s*/, ''),
+      ),
+      [
+        'ZooKeeper answers at this address: passed',
+        'ZooKeeper holds a SolrCloud under this path: passed',
+        'Solr servers are running in the cluster: passed',
+        'A Solr server answers and accepts the user name and password: passed',
+      ],
+    );
+    const stored = (await service.admin('GET', '/api/searchCluster/catalog')).body as Record<string, unknown>;
+    assert.equal(stored.connectString, solr.zk);
+    assert.deepEqual(stored.authConfig, { authType: 'BASIC', username: 'solr', password: '********' });
+    assert.equal(await page.getByText(solr.credentials.password).count(), 0, 'the password is never shown');
+    await assertFormWorks(page, 'search cluster checked');
+  });
+
+  test('a wrong Solr password is refused with the failed step in plain words, nothing stored', async () => {
+    await page.goto(`${service.url}/console/clusters?new=1`);
+    const form = page.getByRole('form', { name: 'New search cluster' });
+    await form.getByLabel('Short id').fill('wrong');
+    await form.getByLabel('ZooKeeper address (with chroot)').fill(solr.zk);
+    await form.getByLabel('User name', { exact: true }).fill(solr.credentials.username);
+    await form.getByLabel('Password', { exact: true }).fill('not-the-password');
+    await form.getByRole('button', { name: 'Add cluster' }).click();
+    const alert = form.getByRole('alert');
+    await alert.getByText('A Solr server answers and accepts the user name and password: failed').waitFor({
+      timeout: 30_000,
+    });
+    assert.match(
+      await alert.textContent(),
+      /The check failed: Solr refused the user name and password\. Nothing was saved\./,
+    );
+    assert.match(await alert.textContent(), /check the username and password/);
+    assert.match(await alert.textContent(), /ZooKeeper answers at this address: passed/);
+    assert.equal((await service.admin('GET', '/api/searchCluster/wrong')).status, 404, 'nothing stored');
+    await assertFormWorks(page, 'search cluster refused');
+  });
+
+  test('editing a search cluster keeps the stored password when its field is left empty', async () => {
+    await page.goto(`${service.url}/console/clusters`);
+    await page.getByRole('button', { name: 'Edit catalog' }).click();
+    const form = page.getByRole('form', { name: 'Edit the search cluster "catalog"' });
+    assert.equal(
+      await form.getByLabel('Password', { exact: true }).inputValue(),
+      '',
+      'the password is not shown',
+    );
+    await form.getByText('Leave empty to keep the stored password').waitFor();
+    assert.equal(await form.getByLabel('ZooKeeper address (with chroot)').inputValue(), solr.zk);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page
+      .getByRole('region', { name: 'Check of catalog' })
+      .getByText('Every step passed')
+      .waitFor({ timeout: 30_000 });
+
+    await page.getByRole('button', { name: 'Delete catalog' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete the search cluster "catalog"?' })
+      .getByRole('button', { name: 'Delete cluster' })
+      .click();
+    await page.getByRole('status').filter({ hasText: 'No search cluster yet' }).waitFor();
+    assert.equal((await service.admin('GET', '/api/searchCluster/catalog')).status, 404);
+  });
+});
