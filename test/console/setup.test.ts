@@ -192,11 +192,11 @@ describe('setting up in the console', { skip }, () => {
       timeout: 30_000,
     });
     assert.match(
-      await alert.textContent(),
+      (await alert.textContent()) ?? '',
       /The check failed: Solr refused the user name and password\. Nothing was saved\./,
     );
-    assert.match(await alert.textContent(), /check the username and password/);
-    assert.match(await alert.textContent(), /ZooKeeper answers at this address: passed/);
+    assert.match((await alert.textContent()) ?? '', /check the username and password/);
+    assert.match((await alert.textContent()) ?? '', /ZooKeeper answers at this address: passed/);
     assert.equal((await service.admin('GET', '/api/searchCluster/wrong')).status, 404, 'nothing stored');
     await assertFormWorks(page, 'search cluster refused');
   });
@@ -225,5 +225,82 @@ describe('setting up in the console', { skip }, () => {
       .click();
     await page.getByRole('status').filter({ hasText: 'No search cluster yet' }).waitFor();
     assert.equal((await service.admin('GET', '/api/searchCluster/catalog')).status, 404);
+  });
+  test('a typeahead instance is created with its embed token shown once, which works until replaced', async () => {
+    await page.goto(`${service.url}/console/typeahead`);
+    await page.getByRole('button', { name: 'Create a typeahead instance' }).click();
+    const form = page.getByRole('form', { name: 'New typeahead instance' });
+    assert.equal(await focusedLabel(page), 'Name', 'the first field has the focus');
+    await form.getByLabel('Name', { exact: true }).fill('Shop (English)');
+    assert.equal(await form.getByLabel('Short id').inputValue(), 'shop-english');
+    await form.getByLabel('Websites allowed to ask').fill('https://shop.example.com');
+    await assertFormWorks(page, 'new typeahead instance');
+    await form.getByRole('button', { name: 'Create instance' }).click();
+
+    const shown = page.getByRole('region', { name: 'Typeahead instance "Shop (English)" created.' });
+    await shown.getByText('it is not shown again').waitFor();
+    await shown.getByRole('button', { name: 'Copy the token' }).waitFor();
+    const token = (await shown.getByLabel('Embed token', { exact: true }).textContent()) ?? '';
+    const suggest = (t: string) =>
+      fetch(`${service.url}/typeahead/suggestions?prefix=a`, {
+        headers: { authorization: `Embed ${t}`, host: 'shop-english.localhost' },
+      });
+    assert.equal((await suggest(token)).status, 200, 'the token shown works');
+    const stored = (await service.admin('GET', '/api/typeahead/instances/shop-english')).body as {
+      allowedOrigins: string[];
+    };
+    assert.deepEqual(stored.allowedOrigins, ['https://shop.example.com']);
+    await assertFormWorks(page, 'typeahead token shown');
+    await page.reload();
+    await page.getByRole('button', { name: 'Edit Shop (English)' }).waitFor();
+    assert.equal(
+      await page.getByLabel('Embed token', { exact: true }).count(),
+      0,
+      'the token is not shown again',
+    );
+
+    await page.getByRole('button', { name: 'Edit Shop (English)' }).click();
+    const edit = page.getByRole('form', { name: 'Edit the typeahead instance "Shop (English)"' });
+    await edit.getByLabel('Most searched over (days)').fill('14');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: '14', exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'New embed token for Shop (English)' }).click();
+    await page
+      .getByRole('dialog', { name: 'Issue a new embed token for "Shop (English)"?' })
+      .getByRole('button', { name: 'Issue new token' })
+      .click();
+    const renewed = page.getByRole('region', { name: 'New embed token of "Shop (English)".' });
+    const next = (await renewed.getByLabel('Embed token', { exact: true }).textContent()) ?? '';
+    assert.notEqual(next, token);
+    assert.equal((await suggest(next)).status, 200, 'the new token works');
+    assert.equal((await suggest(token)).status, 200, 'the old one too, for an hour');
+  });
+
+  test("an API client's secret is shown once, with a Copy button, and gets tokens", async () => {
+    await page.goto(`${service.url}/console/api-clients?studio=shop-english`);
+    await page.getByRole('button', { name: 'New API client' }).click();
+    assert.equal(await focusedLabel(page), 'Client name', 'the first field has the focus');
+    await page.getByLabel('Client name').fill('feed importer');
+    await assertFormWorks(page, 'new API client');
+    await page.getByRole('button', { name: 'Create client' }).click();
+    const shown = page.getByRole('region', { name: 'API client "feed importer" created.' });
+    await shown.getByText('it is not shown again').waitFor();
+    await shown.getByRole('button', { name: 'Copy the secret' }).waitFor();
+    const clientId = (await shown.getByLabel('Client id').textContent()) ?? '';
+    const secret = (await shown.getByLabel('Client secret').textContent()) ?? '';
+    const token = await fetch(`${service.url}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: secret,
+      }),
+    });
+    assert.equal(token.status, 200, await token.text());
+    await assertFormWorks(page, 'API client secret shown');
+    await shown.getByRole('button', { name: 'I have copied it' }).click();
+    assert.equal(await page.getByLabel('Client secret').count(), 0, 'the secret is gone');
   });
 });

@@ -5,8 +5,11 @@ import { Button, CopyButton } from '@mantine/core';
 export function ShownOnce({
   title,
   values,
+  advice,
   onDone,
 }: {
+  /** Where it goes, in a sentence. */
+  advice: string;
   /** What was made: `API client "feed importer" created.` */
   title: string;
   /** Each value with its label (`Client secret`); the label names the output too. */
@@ -17,8 +20,7 @@ export function ShownOnce({
   return (
     <section className="secret" aria-label={title}>
       <p>
-        <strong>{title}</strong> Copy it now: it is not shown again. Keep it where the shop's tools can read
-        it, not in a page everyone sees.
+        <strong>{title}</strong> Copy it now: it is not shown again. {advice}
       </p>
       {values.map(({ label, value }) => (
         <div className="secret-value" key={label}>
@@ -29,7 +31,7 @@ export function ShownOnce({
                 size="compact-sm"
                 variant="outline"
                 onClick={copy}
-                aria-label={`Copy ${label.toLowerCase()}`}
+                aria-label={`Copy the ${label.split(' ').at(-1)?.toLowerCase()}`}
               >
                 {copied ? 'Copied' : 'Copy'}
               </Button>
