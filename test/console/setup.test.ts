@@ -303,4 +303,25 @@ describe('setting up in the console', { skip }, () => {
     await shown.getByRole('button', { name: 'I have copied it' }).click();
     assert.equal(await page.getByLabel('Client secret').count(), 0, 'the secret is gone');
   });
+  test('a query profile uses a search cluster added outside any app, and finds products in the real Solr', async () => {
+    const cluster = await service.admin('POST', '/api/searchCluster', {
+      id: 'solr',
+      connectString: solr.zk,
+      authConfig: { authType: 'BASIC', ...solr.credentials },
+    });
+    assert.equal(cluster.status, 200, JSON.stringify(cluster.body));
+    await page.goto(`${service.url}/console/query-profiles?app=shop&edit=new`);
+    const form = page.getByRole('form', { name: 'New query profile' });
+    await form.getByLabel('Profile id').fill('web');
+    await form.getByLabel('Search cluster').selectOption('solr');
+    await form.getByLabel('Collection').fill(solr.collection);
+    await form.getByLabel('Studio (rules and rewrites)').selectOption('shop-english');
+    await form.getByRole('button', { name: 'Save profile' }).click();
+    await form.waitFor({ state: 'detached' });
+    const profile = await service.admin('GET', '/api/apps/shop/query-profiles/web');
+    assert.equal(profile.status, 200, JSON.stringify(profile.body));
+    const found = await service.admin('GET', '/api/apps/shop/query/web?q=kettle');
+    assert.equal(found.status, 200, JSON.stringify(found.body));
+    assert.ok((found.body as { response: { numFound: number } }).response.numFound > 0);
+  });
 });

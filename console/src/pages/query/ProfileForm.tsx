@@ -9,23 +9,28 @@ export type Profile = components['schemas']['QueryProfile'];
 
 /** The choices the form offers: the app's clusters, the studios, the typeahead instances. */
 function useChoices(app: string) {
-  const [choices, setChoices] = useState<{ clusters: string[]; studios: string[]; instances: string[] }>({
-    clusters: [],
-    studios: [],
-    instances: [],
-  });
+  const [choices, setChoices] = useState<{
+    clusters: string[];
+    /** Those already in the app's context; the others are put there when chosen. */
+    appClusters: string[];
+    studios: string[];
+    instances: string[];
+  }>({ clusters: [], appClusters: [], studios: [], instances: [] });
   useEffect(() => {
     Promise.all([
       api.GET('/api/apps/{app}/searchCluster', { params: { path: { app } } }),
+      api.GET('/api/searchCluster'),
       api.GET('/api/studios'),
       api.GET('/api/typeahead/instances'),
-    ]).then(([clusters, studios, instances]) =>
+    ]).then(([inApp, all, studios, instances]) => {
+      const ids = (answer: { data?: unknown }) => ((answer.data ?? []) as { id: string }[]).map((c) => c.id);
       setChoices({
-        clusters: ((clusters.data ?? []) as unknown as { id: string }[]).map((c) => c.id),
+        clusters: [...new Set([...ids(inApp), ...ids(all)])],
+        appClusters: ids(inApp),
         studios: (studios.data ?? []).map((s) => s.id),
         instances: (instances.data ?? []).map((i) => i.id),
-      }),
-    );
+      });
+    });
   }, [app]);
   return choices;
 }
@@ -71,6 +76,18 @@ export function ProfileForm({
       logSearches: form.get('logSearches') === 'on',
       ...(timeout ? { timeoutMs: Number(timeout) } : {}),
     };
+    // A profile uses a cluster of its app: a cluster chosen from outside the app is put in the
+    // app's context first (the link the API's app-scoped create would have made).
+    if (settings.searchCluster && !choices.appClusters.includes(settings.searchCluster)) {
+      const { error } = await api.PUT('/api/links', {
+        body: {
+          subject: `search-cluster:${settings.searchCluster}`,
+          object: `app:${app}`,
+          linkType: 'inContextOf',
+        },
+      });
+      if (error) return setError(errorOf(error));
+    }
     const { data, error } = profile
       ? await api.PUT('/api/apps/{app}/query-profiles/{id}', {
           params: { path: { app, id: profile.id } },
