@@ -134,7 +134,7 @@ export function ApiClientsPage({ session }: { session: Session }) {
       )}
       {studios === undefined || (studio !== undefined && clients === undefined && !error) ? (
         <Loading what="the API clients" />
-      ) : (
+      ) : clients?.length === 0 ? null : (
         <TableScroll label={`API clients of ${studio}`}>
           <table>
             <caption className="visually-hidden">API clients of {studio}</caption>
