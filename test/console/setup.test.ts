@@ -324,4 +324,30 @@ describe('setting up in the console', { skip }, () => {
     assert.equal(found.status, 200, JSON.stringify(found.body));
     assert.ok((found.body as { response: { numFound: number } }).response.numFound > 0);
   });
+  test('a viewer sees studios, clusters and instances but no button that would change them', async () => {
+    const viewer = { username: 'vera', password: 'vera-password-1' };
+    assert.equal((await service.admin('POST', '/api/users', { ...viewer, role: 'viewer' })).status, 201);
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    const other = await context.newPage();
+    try {
+      await signIn(other, service.url, viewer);
+      for (const [path, button] of [
+        ['/studios', 'Create a studio'],
+        ['/clusters', 'Add a search cluster'],
+        ['/typeahead', 'Create a typeahead instance'],
+      ] as const) {
+        await other.goto(`${service.url}/console${path}`);
+        await other.getByRole('heading', { level: 1 }).waitFor();
+        await other.waitForFunction("document.querySelector('[data-loading]') === null");
+        assert.equal(await other.getByRole('button', { name: button }).count(), 0, `${path}: ${button}`);
+        assert.equal(await other.getByRole('button', { name: /^(Delete|Edit|Rename) / }).count(), 0, path);
+      }
+      // Even on ?new=1 the form is not there.
+      await other.goto(`${service.url}/console/clusters?new=1`);
+      await other.getByRole('heading', { level: 1 }).waitFor();
+      assert.equal(await other.getByRole('form', { name: 'New search cluster' }).count(), 0);
+    } finally {
+      await context.close();
+    }
+  });
 });
