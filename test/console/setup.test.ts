@@ -312,6 +312,8 @@ describe('setting up in the console', { skip }, () => {
     assert.equal(cluster.status, 200, JSON.stringify(cluster.body));
     await page.goto(`${service.url}/console/query-profiles?app=shop&edit=new`);
     const form = page.getByRole('form', { name: 'New query profile' });
+    await form.waitFor();
+    assert.equal(await focusedLabel(page), 'Profile id', 'the first field has the focus');
     await form.getByLabel('Profile id').fill('web');
     await form.getByLabel('Search cluster').selectOption('solr');
     await form.getByLabel('Collection').fill(solr.collection);

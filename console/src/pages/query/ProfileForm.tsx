@@ -117,7 +117,14 @@ export function ProfileForm({
       {!profile && (
         <div className="field">
           <label htmlFor="profile-id">Profile id</label>
-          <input id="profile-id" name="id" required {...described('id')} />
+          <input
+            id="profile-id"
+            name="id"
+            required
+            {...described('id')}
+            // biome-ignore lint/a11y/noAutofocus: the form opens on request; its first field takes the focus
+            autoFocus
+          />
           <Message error={error} field="id" />
         </div>
       )}
@@ -125,6 +132,8 @@ export function ProfileForm({
         <label htmlFor="profile-cluster">Search cluster</label>
         <select
           id="profile-cluster"
+          // biome-ignore lint/a11y/noAutofocus: an existing profile's form starts at its first field
+          autoFocus={profile !== undefined}
           name="searchCluster"
           defaultValue={profile?.searchCluster ?? ''}
           {...described('searchCluster')}
