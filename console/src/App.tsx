@@ -11,6 +11,7 @@ import { NotFoundPage } from './pages/NotFound';
 import { QueryProfilesPage } from './pages/QueryProfiles';
 import { RulesPage } from './pages/Rules';
 import { SignIn } from './pages/SignIn';
+import { StudiosPage } from './pages/Studios';
 import { UsersPage } from './pages/Users';
 import { Link, navigate, useLocation } from './router';
 
@@ -36,6 +37,7 @@ const PAGES: PageEntry[] = [
     nested: true,
     render: (s) => <RulesPage session={s} kind="rewrites" />,
   },
+  { path: '/studios', name: 'Studios', render: (s) => <StudiosPage session={s} /> },
   { path: '/typeahead', name: 'Typeahead', render: (s) => <TypeaheadPage session={s} /> },
   { path: '/objects', name: 'Objects', render: (s) => <ObjectsPage session={s} /> },
   { path: '/clusters', name: 'Search clusters', render: (s) => <ClustersPage session={s} /> },

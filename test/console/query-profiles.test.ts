@@ -180,6 +180,7 @@ test('query profiles: settings, the workbench and keys; API clients', { skip }, 
   await t.test("an admin creates a studio's API client, sees its secret once and revokes it", async () => {
     await page.getByRole('link', { name: 'API clients', exact: true }).click();
     await page.getByLabel('Studio', { exact: true }).selectOption('shop');
+    await page.getByRole('button', { name: 'New API client' }).click();
     await page.getByLabel('Client name').fill('feed importer');
     await page.getByLabel('commercestudio.rules').check();
     await page.getByRole('button', { name: 'Create client' }).click();

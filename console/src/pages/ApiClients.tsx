@@ -5,7 +5,9 @@ import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, type Session } from '../api/client';
 import type { paths } from '../api/schema';
 import { useConfirm } from '../components/Confirm';
+import { described, Field } from '../components/Field';
 import { Loading } from '../components/Loading';
+import { ShownOnce } from '../components/ShownOnce';
 import { TableScroll } from '../components/TableScroll';
 import { tell } from '../components/undo';
 import { setQuery, useLocation } from '../router';
@@ -16,6 +18,10 @@ type Client =
 type Created = paths['/api/studios/{id}/clients']['post']['responses'][201]['content']['application/json'];
 
 const SCOPES = ['commercestudio.rules', 'commercestudio.rewrites'] as const;
+const SCOPE_WORDS: Record<(typeof SCOPES)[number], string> = {
+  'commercestudio.rules': 'Rules',
+  'commercestudio.rewrites': 'Rewrites',
+};
 
 export function ApiClientsPage({ session }: { session: Session }) {
   const { query } = useLocation();
@@ -23,6 +29,7 @@ export function ApiClientsPage({ session }: { session: Session }) {
   const [clients, setClients] = useState<Client[]>();
   const [created, setCreated] = useState<Created>();
   const [error, setError] = useState<ErrorBody>();
+  const [creating, setCreating] = useState(false);
   const admin = session.role === 'admin';
   const confirm = useConfirm();
   const studio = query.get('studio') ?? studios?.[0];
@@ -63,6 +70,7 @@ export function ApiClientsPage({ session }: { session: Session }) {
     if (!data) return setError(errorOf(error));
     setError(undefined);
     setCreated(data);
+    setCreating(false);
     formElement.reset();
     await load();
   }
@@ -110,17 +118,15 @@ export function ApiClientsPage({ session }: { session: Session }) {
         create a new client, move the tool to it, then revoke the old one.
       </p>
       {created && (
-        <div className="secret" role="status">
-          <p>
-            Client <strong>{created.name}</strong> created: copy its secret now, it is not shown again.
-          </p>
-          <p>
-            Client id: <output aria-label="Client id">{created.clientId}</output>
-          </p>
-          <p>
-            Secret: <output aria-label="Client secret">{created.clientSecret}</output>
-          </p>
-        </div>
+        <ShownOnce
+          title={`API client "${created.name}" created.`}
+          values={[
+            { label: 'Client id', value: created.clientId },
+            { label: 'Client secret', value: created.clientSecret },
+          ]}
+          advice="Keep the secret where only the tool can read it: with it, anyone can change this studio's rules."
+          onDone={() => setCreated(undefined)}
+        />
       )}
       {error && (
         <p className="error" role="alert">
@@ -129,7 +135,7 @@ export function ApiClientsPage({ session }: { session: Session }) {
       )}
       {studios === undefined || (studio !== undefined && clients === undefined && !error) ? (
         <Loading what="the API clients" />
-      ) : (
+      ) : clients?.length === 0 ? null : (
         <TableScroll label={`API clients of ${studio}`}>
           <table>
             <caption className="visually-hidden">API clients of {studio}</caption>
@@ -163,23 +169,49 @@ export function ApiClientsPage({ session }: { session: Session }) {
         </TableScroll>
       )}
       {clients?.length === 0 && <p>No API client in {studio} yet.</p>}
-      {studio !== undefined && (
-        <form className="filters card" onSubmit={create} aria-label="New API client">
-          <label>
-            Client name
-            <input name="name" required maxLength={200} />
-          </label>
+      {studio !== undefined && !creating && (
+        <div className="toolbar">
+          <button type="button" className="primary" onClick={() => setCreating(true)}>
+            New API client
+          </button>
+        </div>
+      )}
+      {studio !== undefined && creating && (
+        <form className="card setup-form" onSubmit={create} aria-label="New API client">
+          <h2>New API client of {studio}</h2>
+          <Field
+            id="client-name"
+            label="Client name"
+            hint="Names the tool that will use it, such as “feed importer”, so you know what to revoke later."
+            error={error}
+            field="name"
+          >
+            <input
+              {...described('client-name', error, 'name')}
+              name="name"
+              required
+              maxLength={200}
+              autoComplete="off"
+              // biome-ignore lint/a11y/noAutofocus: the form opens on request; its first field takes the focus
+              autoFocus
+            />
+          </Field>
           <fieldset className="toolbar">
-            <legend>Scopes (none ticked: both)</legend>
+            <legend>What it may change (none ticked: both)</legend>
             {SCOPES.map((s) => (
               <label className="inline" key={s}>
-                <input type="checkbox" name={s} /> {s}
+                <input type="checkbox" name={s} /> {SCOPE_WORDS[s]} <code>{s}</code>
               </label>
             ))}
           </fieldset>
-          <button type="submit" className="primary">
-            Create client
-          </button>
+          <div className="actions">
+            <button type="submit" className="primary">
+              Create client
+            </button>
+            <button type="button" onClick={() => setCreating(false)}>
+              Cancel
+            </button>
+          </div>
         </form>
       )}
     </>

@@ -80,9 +80,19 @@ export function RulesPage({ session, kind }: { session: Session; kind: Kind }) {
       {studios === undefined ? (
         <Loading what="the studios" />
       ) : studio === undefined ? (
-        <p role="status">
-          No studio to show{session.role === 'admin' ? ': create one with POST /api/studios' : ''}.
-        </p>
+        <div className="empty-state" role="status">
+          <p>
+            <strong>No studio yet.</strong> A studio holds the rules and rewrites of one shop, or of one part
+            of it (a country, a language); the shop's searches apply the rules of their studio.
+          </p>
+          {session.role === 'admin' ? (
+            <Link className="button-link" to="/studios?new=1">
+              Create a studio
+            </Link>
+          ) : (
+            <p>Ask an admin to create one, or to give you one to work in.</p>
+          )}
+        </div>
       ) : rest === '' ? (
         <Listing kind={kind} studio={studio} session={session} />
       ) : (

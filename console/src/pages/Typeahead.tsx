@@ -1,11 +1,15 @@
 // Typeahead: the instances, the included/excluded terms with their counts against the
 // limits (4,000 custom, 1,000 top-searched, 5,000 served), the top-searched terms, and a
 // preview of the suggestions as they are served, and a chart of searches over time.
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
-import type { components } from '../api/schema';
+import type { components, paths } from '../api/schema';
+import { useConfirm } from '../components/Confirm';
+import { described, Field, FormError } from '../components/Field';
 import { Loading } from '../components/Loading';
+import { ShownOnce } from '../components/ShownOnce';
 import { TableScroll } from '../components/TableScroll';
+import { tell } from '../components/undo';
 import { setQuery, useLocation } from '../router';
 import { messagesInWords } from '../words';
 
@@ -23,20 +27,109 @@ const lines = (text: string) =>
     .map((t) => t.trim())
     .filter(Boolean);
 
+type Created = paths['/api/typeahead/instances']['post']['responses'][201]['content']['application/json'];
+
+/** An instance id from a name: a DNS label ("Shop (English)" → "shop-english"). */
+function instanceIdFrom(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 63)
+    .replace(/^-+|-+$/g, '');
+}
+
+/** How long a replaced embed token keeps working, so the shop's pages can be given the new one. */
+const GRACE_SECONDS = 3600;
+
 export function TypeaheadPage({ session }: { session: Session }) {
   const { query } = useLocation();
   const [instances, setInstances] = useState<Instance[]>();
   const [error, setError] = useState<ErrorBody>();
-  useEffect(() => {
-    api.GET('/api/typeahead/instances').then(({ data, error }) => {
-      if (data) setInstances(data);
-      else setError(errorOf(error));
-    });
+  const [token, setToken] = useState<{ title: string; value: string }>();
+  const confirm = useConfirm();
+  const admin = mayEdit(session, 'platform');
+  const creating = admin && query.has('new');
+  const editing = admin ? query.get('edit') : null;
+  const load = useCallback(async () => {
+    const { data, error } = await api.GET('/api/typeahead/instances');
+    if (data) setInstances(data);
+    else setError(errorOf(error));
   }, []);
+  useEffect(() => {
+    load();
+  }, [load]);
   const id = query.get('instance') ?? instances?.[0]?.id;
+
+  async function rotate(instance: Instance) {
+    const confirmed = await confirm({
+      title: `Issue a new embed token for "${instance.name}"?`,
+      message:
+        'The shop’s pages need the new token to keep getting suggestions. The old one keeps working for an hour, time to give them the new one; then it stops.',
+      confirm: 'Issue new token',
+    });
+    if (!confirmed) return;
+    const { data, error } = await api.POST('/api/typeahead/instances/{id}/embed-token', {
+      params: { path: { id: instance.id }, query: { graceSeconds: GRACE_SECONDS } },
+    });
+    if (!data) return setError(errorOf(error));
+    setError(undefined);
+    setToken({ title: `New embed token of "${instance.name}".`, value: data.embedToken });
+  }
+
+  async function remove(instance: Instance) {
+    const confirmed = await confirm({
+      title: `Delete the typeahead instance "${instance.name}"?`,
+      message:
+        'Its terms and search logs go with it, and the shop’s search box stops getting suggestions from it. This cannot be undone.',
+      confirm: 'Delete instance',
+    });
+    if (!confirmed) return;
+    const { error } = await api.DELETE('/api/typeahead/instances/{id}', {
+      params: { path: { id: instance.id } },
+    });
+    if (error) return setError(errorOf(error));
+    setError(undefined);
+    tell(`Deleted the typeahead instance "${instance.name}".`);
+    if (query.get('instance') === instance.id) setQuery({ instance: undefined });
+    await load();
+  }
+
   return (
     <>
       <h1>Typeahead</h1>
+      <p className="empty-state">
+        A typeahead instance gives the shop’s search box its suggestions: the terms you choose and the most
+        searched ones. The shop’s pages ask for them with the instance’s embed token.
+      </p>
+      {admin && !creating && (
+        <div className="toolbar">
+          <button type="button" className="primary" onClick={() => setQuery({ new: '1', edit: undefined })}>
+            Create a typeahead instance
+          </button>
+        </div>
+      )}
+      {creating && (
+        <InstanceForm
+          onDone={async (saved) => {
+            setQuery({ new: undefined, ...(saved ? { instance: saved.id } : {}) });
+            if (saved) {
+              const created = saved as Created;
+              setToken({ title: `Typeahead instance "${saved.name}" created.`, value: created.embedToken });
+              await load();
+            }
+          }}
+        />
+      )}
+      {token && (
+        <ShownOnce
+          title={token.title}
+          values={[{ label: 'Embed token', value: token.value }]}
+          advice="Put it in the shop's pages that show the search box: it lets them ask for suggestions, nothing more."
+          onDone={() => setToken(undefined)}
+        />
+      )}
       {error && (
         <p className="error" role="alert">
           {error.message}
@@ -44,7 +137,7 @@ export function TypeaheadPage({ session }: { session: Session }) {
       )}
       {instances === undefined && !error ? (
         <Loading what="the typeahead instances" />
-      ) : (
+      ) : instances?.length === 0 ? null : (
         <TableScroll label="Typeahead instances">
           <table>
             <caption className="visually-hidden">Typeahead instances</caption>
@@ -54,6 +147,7 @@ export function TypeaheadPage({ session }: { session: Session }) {
                 <th scope="col">Name</th>
                 <th scope="col">Allowed origins</th>
                 <th scope="col">Top-terms window (days)</th>
+                {admin && <th scope="col">Actions</th>}
               </tr>
             </thead>
             <tbody>
@@ -71,6 +165,29 @@ export function TypeaheadPage({ session }: { session: Session }) {
                   <td>{i.name}</td>
                   <td>{i.allowedOrigins.join(', ') || '—'}</td>
                   <td>{i.topTermsWindowDays}</td>
+                  {admin && (
+                    <td>
+                      <div className="actions">
+                        <button
+                          type="button"
+                          aria-label={`Edit ${i.name}`}
+                          onClick={() => setQuery({ edit: i.id, new: undefined })}
+                        >
+                          Edit
+                        </button>
+                        <button
+                          type="button"
+                          aria-label={`New embed token for ${i.name}`}
+                          onClick={() => rotate(i)}
+                        >
+                          New embed token
+                        </button>
+                        <button type="button" aria-label={`Delete ${i.name}`} onClick={() => remove(i)}>
+                          Delete
+                        </button>
+                      </div>
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
@@ -78,8 +195,174 @@ export function TypeaheadPage({ session }: { session: Session }) {
         </TableScroll>
       )}
       {instances?.length === 0 && <p role="status">No typeahead instance yet.</p>}
-      {id && <InstanceTerms key={id} id={id} editable={mayEdit(session, 'typeahead', id)} />}
+      {editing && instances && (
+        <InstanceForm
+          key={editing}
+          instance={instances.find((i) => i.id === editing)}
+          onDone={async (saved) => {
+            setQuery({ edit: undefined });
+            if (saved) {
+              tell(`Saved the typeahead instance "${saved.name}".`);
+              await load();
+            }
+          }}
+        />
+      )}
+      {id && instances?.some((i) => i.id === id) && (
+        <InstanceTerms key={id} id={id} editable={mayEdit(session, 'typeahead', id)} />
+      )}
     </>
+  );
+}
+
+/** The form for a new typeahead instance, or for changing `instance`. */
+function InstanceForm({
+  instance,
+  onDone,
+}: {
+  instance?: Instance;
+  onDone: (saved?: Instance | Created) => void;
+}) {
+  const [name, setName] = useState(instance?.name ?? '');
+  const [id, setId] = useState<string>();
+  const [error, setError] = useState<ErrorBody>();
+  const shownId = id ?? instanceIdFrom(name);
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const origins = lines(String(form.get('allowedOrigins') ?? ''));
+    const settings = {
+      name,
+      allowedOrigins: origins.length ? origins : ['*'],
+      topTermsWindowDays: Number(form.get('topTermsWindowDays')),
+      minCount: Number(form.get('minCount')),
+      cacheMaxAgeSeconds: Number(form.get('cacheMaxAgeSeconds')),
+    };
+    const answer = instance
+      ? await api.PATCH('/api/typeahead/instances/{id}', {
+          params: { path: { id: instance.id } },
+          body: settings,
+        })
+      : await api.POST('/api/typeahead/instances', { body: { ...settings, id: shownId } });
+    if (answer.error) return setError(errorOf(answer.error));
+    onDone(answer.data);
+  }
+
+  const title = instance ? `Edit the typeahead instance "${instance.name}"` : 'New typeahead instance';
+  return (
+    <form className="card setup-form" onSubmit={save} aria-label={title}>
+      <h2>{title}</h2>
+      <Field
+        id="instance-name"
+        label="Name"
+        hint="What people see in the console, such as “Shop (English)”."
+        error={error}
+        field="name"
+      >
+        <input
+          {...described('instance-name', error, 'name')}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          maxLength={200}
+          // biome-ignore lint/a11y/noAutofocus: the form opens on request; its first field takes the focus
+          autoFocus
+        />
+      </Field>
+      {!instance && (
+        <Field
+          id="instance-id"
+          label="Short id"
+          hint="Part of the address the shop’s pages ask: lowercase letters, digits and inner dashes. It cannot be changed later."
+          error={error}
+          field="id"
+        >
+          <input
+            {...described('instance-id', error, 'id')}
+            value={shownId}
+            onChange={(e) => setId(e.target.value)}
+            required
+            maxLength={63}
+            pattern="[a-z0-9]([a-z0-9\-]*[a-z0-9])?"
+            autoComplete="off"
+          />
+        </Field>
+      )}
+      <Field
+        id="instance-origins"
+        label="Websites allowed to ask"
+        hint="One per line, such as https://shop.example.com. Empty: any website."
+        error={error}
+        field="allowedOrigins"
+      >
+        <textarea
+          {...described('instance-origins', error, 'allowedOrigins')}
+          name="allowedOrigins"
+          rows={2}
+          defaultValue={instance?.allowedOrigins.filter((o) => o !== '*').join('\n')}
+        />
+      </Field>
+      <Field
+        id="instance-window"
+        label="Most searched over (days)"
+        hint="How many past days of searches pick the most searched terms."
+        error={error}
+        field="topTermsWindowDays"
+      >
+        <input
+          {...described('instance-window', error, 'topTermsWindowDays')}
+          name="topTermsWindowDays"
+          type="number"
+          min={1}
+          max={365}
+          required
+          defaultValue={instance?.topTermsWindowDays ?? 30}
+        />
+      </Field>
+      <Field
+        id="instance-min-count"
+        label="Searched at least (times)"
+        hint="A term is suggested from searches only once this many searches asked for it."
+        error={error}
+        field="minCount"
+      >
+        <input
+          {...described('instance-min-count', error, 'minCount')}
+          name="minCount"
+          type="number"
+          min={1}
+          required
+          defaultValue={instance?.minCount ?? 3}
+        />
+      </Field>
+      <Field
+        id="instance-cache"
+        label="Browsers may reuse suggestions for (seconds)"
+        hint="Longer is lighter on searchdeck; a change of terms shows up that much later."
+        error={error}
+        field="cacheMaxAgeSeconds"
+      >
+        <input
+          {...described('instance-cache', error, 'cacheMaxAgeSeconds')}
+          name="cacheMaxAgeSeconds"
+          type="number"
+          min={0}
+          max={86400}
+          required
+          defaultValue={instance?.cacheMaxAgeSeconds ?? 60}
+        />
+      </Field>
+      <FormError error={error} />
+      <div className="actions">
+        <button type="submit" className="primary">
+          {instance ? 'Save' : 'Create instance'}
+        </button>
+        <button type="button" onClick={() => onDone()}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }
 

@@ -11,23 +11,28 @@ export type Profile = components['schemas']['QueryProfile'];
 
 /** The choices the form offers: the app's clusters, the studios, the typeahead instances. */
 function useChoices(app: string) {
-  const [choices, setChoices] = useState<{ clusters: string[]; studios: string[]; instances: string[] }>({
-    clusters: [],
-    studios: [],
-    instances: [],
-  });
+  const [choices, setChoices] = useState<{
+    clusters: string[];
+    /** Those already in the app's context; the others are put there when chosen. */
+    appClusters: string[];
+    studios: string[];
+    instances: string[];
+  }>({ clusters: [], appClusters: [], studios: [], instances: [] });
   useEffect(() => {
     Promise.all([
       api.GET('/api/apps/{app}/searchCluster', { params: { path: { app } } }),
+      api.GET('/api/searchCluster'),
       api.GET('/api/studios'),
       api.GET('/api/typeahead/instances'),
-    ]).then(([clusters, studios, instances]) =>
+    ]).then(([inApp, all, studios, instances]) => {
+      const ids = (answer: { data?: unknown }) => ((answer.data ?? []) as { id: string }[]).map((c) => c.id);
       setChoices({
-        clusters: ((clusters.data ?? []) as unknown as { id: string }[]).map((c) => c.id),
+        clusters: [...new Set([...ids(inApp), ...ids(all)])],
+        appClusters: ids(inApp),
         studios: (studios.data ?? []).map((s) => s.id),
         instances: (instances.data ?? []).map((i) => i.id),
-      }),
-    );
+      });
+    });
   }, [app]);
   return choices;
 }
@@ -103,6 +108,18 @@ export function ProfileForm({
       ...(timeout ? { timeoutMs: Number(timeout) } : {}),
       ...displayOf(text),
     };
+    // A profile uses a cluster of its app: a cluster chosen from outside the app is put in the
+    // app's context first (the link the API's app-scoped create would have made).
+    if (settings.searchCluster && !choices.appClusters.includes(settings.searchCluster)) {
+      const { error } = await api.PUT('/api/links', {
+        body: {
+          subject: `search-cluster:${settings.searchCluster}`,
+          object: `app:${app}`,
+          linkType: 'inContextOf',
+        },
+      });
+      if (error) return setError(errorOf(error));
+    }
     const { data, error } = profile
       ? await api.PUT('/api/apps/{app}/query-profiles/{id}', {
           params: { path: { app, id: profile.id } },
@@ -132,7 +149,14 @@ export function ProfileForm({
       {!profile && (
         <div className="field">
           <label htmlFor="profile-id">Profile id</label>
-          <input id="profile-id" name="id" required {...described('id')} />
+          <input
+            id="profile-id"
+            name="id"
+            required
+            {...described('id')}
+            // biome-ignore lint/a11y/noAutofocus: the form opens on request; its first field takes the focus
+            autoFocus
+          />
           <Message error={error} field="id" />
         </div>
       )}
@@ -140,6 +164,8 @@ export function ProfileForm({
         <label htmlFor="profile-cluster">Search cluster</label>
         <select
           id="profile-cluster"
+          // biome-ignore lint/a11y/noAutofocus: an existing profile's form starts at its first field
+          autoFocus={profile !== undefined}
           name="searchCluster"
           defaultValue={profile?.searchCluster ?? ''}
           {...described('searchCluster')}
