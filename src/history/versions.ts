@@ -7,7 +7,7 @@ import type { Page } from '../listing/page.js';
 import type { Database } from '../storage/schema.js';
 import { studioCreatedAt } from '../studios/service.js';
 import type { HistoryEvent } from './schemas.js';
-import { latestRecordOf, listHistory } from './service.js';
+import { type ChangeEvent, latestRecordOf, listHistory } from './service.js';
 
 /** What the history records of a studio's rule or rewrite: the stored object with both contents. */
 export interface StudioObjectRecord {
@@ -85,4 +85,19 @@ function recordIn<Record extends StudioObjectRecord>(
   if (record.id !== object.id || record.studioId !== object.studioId) return undefined;
   if (typeof record.staging !== 'object' || record.staging === null) return undefined;
   return record as Record;
+}
+
+/**
+ * How a restore is recorded: its summary names the object (`rule P1`, `query rewrite r1`) and
+ * the event restored, and says when the object was created again; the event's id is its data.
+ */
+export function describeRestore<Change extends { recreated: boolean }>(
+  object: string,
+  historyId: string,
+): (event: ChangeEvent, change: Change) => ChangeEvent {
+  return (event, change) => ({
+    ...event,
+    summary: `restore ${object} to history event ${historyId}${change.recreated ? ' (recreated)' : ''}`,
+    data: { historyId },
+  });
 }

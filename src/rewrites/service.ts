@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { HistoryEvent } from '../history/schemas.js';
 import { type ChangeEvent, recordChange } from '../history/service.js';
+import { describeRestore } from '../history/versions.js';
 import type { Page } from '../listing/page.js';
 import type { Actor } from '../oauth/actor.js';
 import type { Database } from '../storage/schema.js';
@@ -135,13 +136,7 @@ export class RewritesService {
       actor,
       'restore-version',
       (trx) => restoreRewriteVersion(trx, actor, id, historyId, ifMatch, this.now()),
-      (event, change) => ({
-        ...event,
-        summary: `restore query rewrite ${id} to history event ${historyId}${
-          change.recreated ? ' (recreated)' : ''
-        }`,
-        data: { historyId },
-      }),
+      describeRestore(`query rewrite ${id}`, historyId),
     );
     return answer(this.announce(change).rewrite);
   }

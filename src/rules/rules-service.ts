@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { HistoryEvent } from '../history/schemas.js';
 import { type ChangeEvent, recordChange } from '../history/service.js';
+import { describeRestore } from '../history/versions.js';
 import type { Page } from '../listing/page.js';
 import type { Actor } from '../oauth/actor.js';
 import type { Database } from '../storage/schema.js';
@@ -131,13 +132,7 @@ export class RulesService {
       actor,
       'restore-version',
       (trx) => restoreRuleVersion(trx, actor, id, historyId, ifMatch, this.now()),
-      (event, change) => ({
-        ...event,
-        summary: `restore rule ${change.stored.rule.id} to history event ${historyId}${
-          change.recreated ? ' (recreated)' : ''
-        }`,
-        data: { historyId },
-      }),
+      (event, change) => describeRestore(`rule ${change.stored.rule.id}`, historyId)(event, change),
     );
     await this.followLive(change);
     return this.answer(db, change.stored);
