@@ -14,8 +14,9 @@ import { referenceEffect, referenceFired } from '../evaluation/reference.js';
 import { call } from '../helpers/api.js';
 import { build } from '../helpers/app.js';
 import { selectDirect, solrSkipReason, testSolr } from '../helpers/solr.js';
-import { publishedRule, type StudioAccess, studioWithToken } from '../rules/api.js';
+import { publishedRule, type StudioAccess } from '../rules/api.js';
 import { content } from '../rules/fixtures.js';
+import { shopOnTestSolr } from './solr-shop.js';
 
 const APP = 'shop';
 const PROFILE = 'web';
@@ -56,26 +57,17 @@ describe('the query endpoint against Solr itself, for random rules and queries',
 
     // Storage plays no part here (rules are served from each node's memory): SQLite is enough.
     const { app } = await build(t, 'sqlite');
-    const cluster = await call(app, 'POST', `/api/apps/${APP}/searchCluster`, {
-      id: 'solr',
-      connectString: solr.zk,
-      zkConnectTimeout: 10_000,
-      authConfig: { authType: 'BASIC', ...solr.credentials },
-    });
-    assert.equal(cluster.status, 200, JSON.stringify(cluster.body));
-    const access = await studioWithToken(app, 'studio1');
-    const profile = await call(app, 'POST', `/api/apps/${APP}/query-profiles`, {
-      id: PROFILE,
-      searchCluster: 'solr',
-      collection: solr.collection,
-      studio: 'studio1',
-      defaults: { rows: ROWS, fl: 'id', sort: PROFILE_SORT },
-      allowedParams: ['start', 'sort'],
-      logSearches: false,
-    });
-    assert.equal(profile.status, 200, JSON.stringify(profile.body));
-    const key = await call(app, 'POST', `/api/apps/${APP}/query-profiles/${PROFILE}/keys`);
-    assert.equal(key.status, 200);
+    const { access, key } = await shopOnTestSolr(
+      app,
+      solr,
+      {
+        id: PROFILE,
+        defaults: { rows: ROWS, fl: 'id', sort: PROFILE_SORT },
+        allowedParams: ['start', 'sort'],
+        logSearches: false,
+      },
+      10_000,
+    );
 
     // Solr's answer to a query without rules depends on the query and the sort only: asked
     // once for its first DIRECT_ROWS ids, and for all of them when blocks leave too few of those.
@@ -133,7 +125,7 @@ describe('the query endpoint against Solr itself, for random rules and queries',
               'GET',
               `/api/apps/${APP}/query/${PROFILE}?${search}`,
               undefined,
-              `Bearer ${key.body.key}`,
+              `Bearer ${key}`,
             );
             assert.equal(answer.status, 200, JSON.stringify(answer.body));
             spent.searchdeck += performance.now() - asked;

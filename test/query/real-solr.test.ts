@@ -19,8 +19,9 @@ import {
   testSolr,
 } from '../helpers/solr.js';
 import { createRewrite, publish as publishRewrite } from '../rewrites/api.js';
-import { createRule, publishedRule, studioWithToken } from '../rules/api.js';
+import { createRule, publishedRule } from '../rules/api.js';
 import { ATTACKS } from './attacks.js';
+import { shopOnTestSolr } from './solr-shop.js';
 
 const APP = 'shop';
 type Params = Record<string, string | string[]>;
@@ -72,26 +73,11 @@ for (const engine of engines) {
     /** An app whose cluster is the run's SolrCloud, a studio with a token, a profile and its key. */
     async function setUp(t: TestContext, on: Engine, options: { profile?: Record<string, unknown> } = {}) {
       const { app } = await build(t, on);
-      const cluster = await call(app, 'POST', `/api/apps/${APP}/searchCluster`, {
-        id: 'solr',
-        connectString: solr.zk,
-        zkConnectTimeout: 5000,
-        authConfig: { authType: 'BASIC', ...solr.credentials },
-      });
-      assert.equal(cluster.status, 200, JSON.stringify(cluster.body));
-      const access = await studioWithToken(app, 'studio1');
-      const profile = await call(app, 'POST', `/api/apps/${APP}/query-profiles`, {
-        id: 'web',
-        searchCluster: 'solr',
-        collection: solr.collection,
-        studio: 'studio1',
+      const { access, key } = await shopOnTestSolr(app, solr, {
         defaults: DEFAULTS,
         allowedParams: ['rows', 'start', 'fq', 'sort'],
         ...options.profile,
       });
-      assert.equal(profile.status, 200, JSON.stringify(profile.body));
-      const key = await call(app, 'POST', `/api/apps/${APP}/query-profiles/web/keys`);
-      assert.equal(key.status, 200);
       /** A shopper's query, answered 200 unless `status` says otherwise. */
       const query = async (params: Params, status = 200) => {
         const answer = await call(
@@ -99,12 +85,12 @@ for (const engine of engines) {
           'GET',
           `/api/apps/${APP}/query/web?${search(params)}`,
           undefined,
-          `Bearer ${key.body.key}`,
+          `Bearer ${key}`,
         );
         assert.equal(answer.status, status, JSON.stringify(answer.body));
         return answer;
       };
-      return { app, access, query, key: key.body.key as string };
+      return { app, access, query, key };
     }
 
     const onQuery = (q: string) => ({ conditions: { queries: [q] } });

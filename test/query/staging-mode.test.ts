@@ -10,6 +10,7 @@ import { ADMIN_PASSWORD, adminAuth, build, contractTest, engines, skipReason } f
 import { solrSkipReason, type TestSolr, testSolr } from '../helpers/solr.js';
 import { createRule, publishedRule, studioWithToken } from '../rules/api.js';
 import { basic, createUser, PASSWORD, signIn } from '../users/helpers.js';
+import { shopOnTestSolr } from './solr-shop.js';
 
 const APP = 'shop';
 // Solr echoes every parameter it received, so the test sees what was sent.
@@ -31,28 +32,13 @@ for (const engine of engines) {
     /** An app on the run's SolrCloud, studio `studio1` with a token, profile `web` and its key. */
     async function setUp(t: TestContext, on: Engine) {
       const { app } = await build(t, on);
-      const cluster = await call(app, 'POST', `/api/apps/${APP}/searchCluster`, {
-        id: 'solr',
-        connectString: solr.zk,
-        zkConnectTimeout: 5000,
-        authConfig: { authType: 'BASIC', ...solr.credentials },
-      });
-      assert.equal(cluster.status, 200, JSON.stringify(cluster.body));
-      const access = await studioWithToken(app, 'studio1');
-      const profile = await call(app, 'POST', `/api/apps/${APP}/query-profiles`, {
-        id: 'web',
-        searchCluster: 'solr',
-        collection: solr.collection,
-        studio: 'studio1',
+      const { access, key } = await shopOnTestSolr(app, solr, {
         defaults: DEFAULTS,
         allowedParams: ['rows', 'staging'],
       });
-      assert.equal(profile.status, 200, JSON.stringify(profile.body));
-      const key = await call(app, 'POST', `/api/apps/${APP}/query-profiles/web/keys`);
-      assert.equal(key.status, 200);
       const query = (search: string, authorization: string) =>
         call(app, 'GET', `/api/apps/${APP}/query/web?${search}`, undefined, authorization);
-      return { app, access, query, shopper: `Bearer ${key.body.key}` };
+      return { app, access, query, shopper: `Bearer ${key}` };
     }
 
     test("staging=true answers the staging rules' effect; shoppers keep the live one", async (t) => {
