@@ -18,6 +18,7 @@ import type {
   RuleWordTable,
   WebhookDeliveryTable,
 } from '../rules/tables.js';
+import type { SearchSignalTable, SignalTable } from '../signals/tables.js';
 import type { StudioClientTable, StudioSyncTargetSecretTable, StudioTable } from '../studios/tables.js';
 import type {
   TypeaheadInstanceTable,
@@ -67,4 +68,6 @@ export interface Database {
   app_user: AppUserTable;
   user_session: UserSessionTable;
   user_known_client: UserKnownClientTable;
+  search_signal: SearchSignalTable;
+  signal: SignalTable;
 }

@@ -18,6 +18,7 @@ import * as ruleLiveVersion from './0402_rule_live_version.js';
 import * as ruleTextSearch from './0403_rule_text_search.js';
 import * as history from './0501_history.js';
 import * as queryProfiles from './0502_query_profiles.js';
+import * as signals from './0601_signals.js';
 import * as users from './0901_users.js';
 import * as userKnownClient from './0902_user_known_client.js';
 
@@ -43,6 +44,7 @@ const modules: Array<[string, MigrationModule]> = [
   ['0403_rule_text_search', ruleTextSearch],
   ['0501_history', history],
   ['0502_query_profiles', queryProfiles],
+  ['0601_signals', signals],
   ['0901_users', users],
   ['0902_user_known_client', userKnownClient],
 ];
