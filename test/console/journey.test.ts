@@ -1,0 +1,198 @@
+// A merchandiser's first day, in a real browser, from a fresh install to a published change
+// and back, against the real service (a fresh SQLite database) and the test run's real
+// SolrCloud (read only): sign in, create a studio, a typeahead instance, a search cluster and
+// a query profile, all in the console; pin a product from the preview, see staging differ from
+// live, publish and see live follow; delete a rule, confirmed, and undo it. One browser page
+// walks the whole way, as a person would: each step starts where the last one left off.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Locator, Page } from 'playwright-core';
+import {
+  ADMIN,
+  assertAccessible,
+  browserSkipReason,
+  type ConsoleService,
+  launchChromium,
+  signIn,
+  startConsoleService,
+} from '../helpers/console.js';
+import { solrSkipReason, type TestSolr, testSolr } from '../helpers/solr.js';
+
+const skip = browserSkipReason() ?? solrSkipReason();
+
+let service: ConsoleService;
+let browser: Browser;
+let solr: TestSolr;
+
+before(async () => {
+  if (skip) return;
+  [service, solr] = await Promise.all([startConsoleService(), testSolr()]);
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+/** The titles of a preview column's product cards, in order. */
+function titles(column: Locator): Promise<string[]> {
+  return column
+    .getByRole('list', { name: /products$/ })
+    .locator(':scope > li .product-title')
+    .allTextContents();
+}
+
+describe("a merchandiser's first day, from a fresh install", { skip }, () => {
+  let page: Page;
+  before(async () => {
+    if (skip) return;
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      bypassCSP: true,
+      timezoneId: 'Europe/Berlin',
+    });
+    page = await context.newPage();
+  });
+
+  test('signs in and creates a studio from the empty Rules page', async () => {
+    await signIn(page, service.url, ADMIN);
+    await page.goto(`${service.url}/console/rules`);
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'No studio yet' })
+      .getByRole('link', { name: 'Create a studio' })
+      .click();
+    const form = page.getByRole('form', { name: 'New studio' });
+    await form.getByLabel('Name', { exact: true }).fill('Home & Kitchen');
+    await form.getByRole('button', { name: 'Create studio' }).click();
+    await page.getByRole('cell', { name: 'home-kitchen' }).waitFor();
+  });
+
+  test('creates a typeahead instance and keeps its embed token', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Typeahead' }).click();
+    await page.getByRole('button', { name: 'Create a typeahead instance' }).click();
+    const form = page.getByRole('form', { name: 'New typeahead instance' });
+    await form.getByLabel('Name', { exact: true }).fill('Shop');
+    await form.getByRole('button', { name: 'Create instance' }).click();
+    const shown = page.getByRole('region', { name: 'Typeahead instance "Shop" created.' });
+    await shown.getByRole('button', { name: 'Copy the token' }).waitFor();
+    assert.ok(((await shown.getByLabel('Embed token', { exact: true }).textContent()) ?? '').length > 20);
+  });
+
+  test('adds the shop’s Solr as a search cluster, its check passed', async () => {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Search clusters' })
+      .click();
+    await page.getByRole('button', { name: 'Add a search cluster' }).click();
+    const form = page.getByRole('form', { name: 'New search cluster' });
+    await form.getByLabel('Short id').fill('catalog');
+    await form.getByLabel('ZooKeeper address (with chroot)').fill(solr.zk);
+    await form.getByLabel('User name', { exact: true }).fill(solr.credentials.username);
+    await form.getByLabel('Password', { exact: true }).fill(solr.credentials.password);
+    await form.getByRole('button', { name: 'Add cluster' }).click();
+    await page
+      .getByRole('region', { name: 'Check of catalog' })
+      .getByText('Every step passed')
+      .waitFor({ timeout: 30_000 });
+  });
+
+  test('creates a query profile over the products, with product cards', async () => {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Query profiles' })
+      .click();
+    await page.goto(`${service.url}/console/query-profiles?app=shop&edit=new`);
+    const form = page.getByRole('form', { name: 'New query profile' });
+    await form.getByLabel('Profile id').fill('web');
+    await form.getByLabel('Search cluster').selectOption('catalog');
+    await form.getByLabel('Collection').fill(solr.collection);
+    await form.getByLabel('Studio (rules and rewrites)').selectOption('home-kitchen');
+    await form.getByLabel('Typeahead instance (search logging)').selectOption('shop');
+    // The id breaks ties of score, so that live and staging order equal products alike.
+    await form
+      .getByLabel('Default Solr parameters (name=value, one a line)')
+      .fill('rows=10\nfl=id,name,brand,price\nsort=score desc,id asc');
+    await form.getByLabel('Title field (empty: name, else title)').fill('name');
+    await form.getByLabel('Price field (empty: price)').fill('price');
+    await form.getByRole('button', { name: 'Save profile' }).click();
+    await form.waitFor({ state: 'detached' });
+    await assertAccessible(page, 'the new profile');
+  });
+
+  let original: string[] = [];
+  let pinned = '';
+  test('pins a product from the preview: staging shows it first, live does not', async () => {
+    await page.goto(`${service.url}/console/query-profiles?app=shop&profile=web`);
+    const workbench = page.getByRole('region', { name: 'Workbench of web' });
+    await workbench.getByLabel("Shopper's query").fill('kettle');
+    await workbench.getByRole('button', { name: 'Send query' }).click();
+    const live = workbench.getByRole('region', { name: 'Live results' });
+    const staging = workbench.getByRole('region', { name: 'Staging results' });
+    await live.getByRole('listitem').first().waitFor();
+    original = await titles(live);
+    assert.equal(original.length, 10);
+    pinned = original[3]!;
+    await live.getByRole('button', { name: `Pin here: ${pinned}` }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `“${pinned}” now comes first for “kettle”` })
+      .waitFor();
+    await page.waitForFunction(
+      ([first]) =>
+        document.querySelector('[aria-label="Staging results"] .product-title')?.textContent === first,
+      [pinned],
+    );
+    assert.equal((await titles(live))[0], original[0], 'live is as it was');
+    assert.notDeepEqual(await titles(staging), await titles(live), 'staging and live differ');
+  });
+
+  test('publishes the pin from the Rules page: live shows the product first too', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rules' }).click();
+    await page.getByRole('button', { name: 'Publish Pinned for: kettle', exact: true }).click();
+    await page.getByRole('button', { name: 'Unpublish Pinned for: kettle' }).waitFor();
+    const answer = await service.admin('GET', '/api/apps/shop/query/web?q=kettle');
+    const docs = (answer.body as { response: { docs: { name: string }[] } }).response.docs;
+    assert.equal(docs[0]?.name, pinned, 'the shop sees the pin');
+
+    await page.goto(`${service.url}/console/query-profiles?app=shop&profile=web`);
+    const workbench = page.getByRole('region', { name: 'Workbench of web' });
+    await workbench.getByLabel("Shopper's query").fill('kettle');
+    await workbench.getByRole('button', { name: 'Send query' }).click();
+    await page.waitForFunction(
+      ([first]) =>
+        document.querySelector('[aria-label="Live results"] .product-title')?.textContent === first,
+      [pinned],
+    );
+    const live = workbench.getByRole('region', { name: 'Live results' });
+    await live
+      .getByRole('listitem')
+      .filter({ hasText: pinned })
+      .first()
+      .getByText('Pinned at position 1 by “Pinned for: kettle”')
+      .waitFor();
+  });
+
+  test('deletes the pin, confirmed twice (the delete, then its publishing), and Undo brings it back live', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rules' }).click();
+    await page.getByRole('button', { name: 'Delete Pinned for: kettle' }).click();
+    const asked = page.getByRole('dialog', { name: /^Delete .*Pinned for: kettle.*\?$/ });
+    await asked.getByText('once the deletion is published').waitFor();
+    await asked.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('button', { name: 'Publish the deletion of Pinned for: kettle' }).click();
+    const publish = page.getByRole('dialog', { name: /^Publish the deletion of/ });
+    await publish.getByRole('button', { name: 'Publish deletion' }).click();
+    const toast = page.getByRole('status').filter({ hasText: 'from the live site' });
+    await toast.waitFor();
+    const first = async () =>
+      (
+        (await service.admin('GET', '/api/apps/shop/query/web?q=kettle')).body as {
+          response: { docs: { name: string }[] };
+        }
+      ).response.docs[0]?.name;
+    assert.equal(await first(), original[0], 'the shop no longer sees the pin');
+    await toast.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('status').filter({ hasText: 'is live again' }).waitFor();
+    assert.equal(await first(), pinned, 'the pin is live again');
+  });
+});
