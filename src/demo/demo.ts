@@ -196,7 +196,8 @@ export function demoProducts(): { pinned: Product; blocked: Product; boostedBran
   return { pinned, blocked, boostedBrand: 'Juniper' };
 }
 
-function exampleRules(): RuleSpec[] {
+/** `searchdeckUrl`: the banner's picture is one the console serves, so the preview draws it. */
+function exampleRules(searchdeckUrl: string): RuleSpec[] {
   const { pinned, blocked, boostedBrand } = demoProducts();
   const forKettle = { queries: [DEMO_QUERY] };
   return [
@@ -239,7 +240,7 @@ function exampleRules(): RuleSpec[] {
       body: {
         type: 'banner',
         name: `Banner for ${DEMO_QUERY}`,
-        bannerUrl: 'https://shop.example/banners/kettles.png',
+        bannerUrl: `${searchdeckUrl}/console/examples/banner-kettles.svg`,
         zone: 'top',
         conditions: forKettle,
         tags: ['demo'],
@@ -383,7 +384,7 @@ async function fill(api: SearchdeckClient, options: DemoOptions, out: (line: str
 
   // Rules, published live (through the studio's own paths, which take the session).
   const rulesPath = `/studios/${names.studio}/em-rules`;
-  for (const rule of exampleRules()) {
+  for (const rule of exampleRules(options.url)) {
     const label = `rule "${rule.body.name}"`;
     const found = await api.call('GET', `${rulesPath}/${rule.externalId}`);
     if (found.status === 404) {

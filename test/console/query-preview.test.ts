@@ -11,6 +11,7 @@ import {
   assertAccessible,
   browserSkipReason,
   type ConsoleService,
+  csrfTokenOf,
   launchChromium,
   MERCHANDISER,
   seed,
@@ -172,6 +173,24 @@ test('the preview: product cards live and staging; "Pin here" makes a draft that
       .getByRole('listitem')
       .filter({ hasText: boosted })
       .getByText('Boosted by “Boosted for: kettle”')
+      .waitFor();
+  });
+
+  await t.test('a banner whose picture cannot be loaded is drawn as a frame naming its address', async () => {
+    const made = await page.request.post(`${service.url}/studios/shop/em-rules`, {
+      headers: { 'x-csrf-token': await csrfTokenOf(page, service.url) },
+      data: {
+        type: 'banner',
+        name: 'Kettle week',
+        bannerUrl: 'http://127.0.0.1:9/kettle-week.png',
+        conditions: { queries: ['kettle'] },
+      },
+    });
+    assert.equal(made.status(), 201, await made.text());
+    const { staging } = await search(page, 'kettle');
+    const banner = staging.getByRole('figure').filter({ hasText: '“Kettle week”, top zone' });
+    await banner
+      .getByText("The banner's picture could not be loaded from http://127.0.0.1:9/kettle-week.png")
       .waitFor();
   });
 

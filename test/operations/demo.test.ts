@@ -48,7 +48,7 @@ async function shopperQuery(url: string, key: string, q: string) {
     fusion: {
       rewrittenQuery: string;
       rules: Array<{ name: string }>;
-      banners: unknown[];
+      banners: Array<{ url: string; zone: string }>;
       redirect: string | null;
     };
   };
@@ -133,6 +133,10 @@ describe('searchdeck demo', () => {
         ['Pin', 'Block', 'Boost', 'Banner'],
       );
       assert.equal(kettle.fusion.banners.length, 1);
+      // The banner's picture is served by searchdeck itself, so the preview draws it.
+      const picture = await fetch(kettle.fusion.banners[0]!.url);
+      assert.equal(picture.status, 200, `the banner's picture at ${kettle.fusion.banners[0]!.url}`);
+      assert.match(picture.headers.get('content-type') ?? '', /^image\/svg\+xml/);
       // The misspelling is corrected before the rules match; "help" redirects.
       const misspelt = await shopperQuery(url!, key!, 'kettel');
       assert.equal(misspelt.fusion.rewrittenQuery, 'kettle');

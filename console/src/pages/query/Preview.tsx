@@ -3,6 +3,7 @@
 // and one above the other where there is not. Each card says what the rules did to the
 // product; the banners are drawn and the redirect is a link. From a card, "Pin here",
 // "Block" and "Boost" put the product in a draft rule for the query.
+import { useState } from 'react';
 import type { ErrorBody } from '../../api/client';
 import {
   type Answer,
@@ -169,18 +170,34 @@ function Banners({ fusion }: { fusion: Fusion }) {
     <div className="preview-banners">
       {banners.map((banner, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: two rules may show the same banner
-        <figure key={i} className="preview-banner">
-          <img
-            src={banner.url}
-            alt={`Banner${banner.rule ? ` “${banner.rule}”` : ''} (${banner.zone} zone)`}
-            loading="lazy"
-          />
-          <figcaption>
-            {banner.rule ? `“${banner.rule}”` : 'Banner'}, {banner.zone} zone
-          </figcaption>
-        </figure>
+        <Banner key={i} banner={banner} />
       ))}
     </div>
+  );
+}
+
+/** One banner drawn; when its picture cannot be loaded, a frame saying so, with the address. */
+function Banner({ banner }: { banner: ReturnType<typeof bannersOf>[number] }) {
+  const [failed, setFailed] = useState(false);
+  const named = banner.rule ? `“${banner.rule}”` : 'Banner';
+  return (
+    <figure className="preview-banner">
+      {failed ? (
+        <div className="preview-banner-missing">
+          The banner's picture could not be loaded from <span className="url">{banner.url}</span>
+        </div>
+      ) : (
+        <img
+          src={banner.url}
+          alt={`Banner${banner.rule ? ` “${banner.rule}”` : ''} (${banner.zone} zone)`}
+          loading="lazy"
+          onError={() => setFailed(true)}
+        />
+      )}
+      <figcaption>
+        {named}, {banner.zone} zone
+      </figcaption>
+    </figure>
   );
 }
 
