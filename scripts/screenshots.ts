@@ -1,8 +1,10 @@
 // `npm run screenshots`: every page of the console at 1280×800 and at a phone's 390 px
 // (whole pages), written to docs/console/, from
-// the real service on a fresh SQLite database with some content, through Debian's Chromium.
+// the real service on a fresh SQLite database with some content and the demo shop (`searchdeck
+// demo`) on the project's real SolrCloud, through Debian's Chromium.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { DEMO_QUERY, runDemo } from '../src/demo/demo.js';
 import {
   ADMIN,
   browserSkipReason,
@@ -10,8 +12,8 @@ import {
   launchChromium,
   seed,
   startConsoleService,
-  startEchoingSolr,
 } from '../test/helpers/console.js';
+import { SOLR_CREDENTIALS, startSolrCloud } from './solr-cloud.js';
 
 const out = fileURLToPath(new URL('../docs/console/', import.meta.url));
 const why = browserSkipReason();
@@ -22,9 +24,23 @@ if (why) {
 mkdirSync(out, { recursive: true });
 const service = await startConsoleService();
 const browser = await launchChromium();
-const solr = await startEchoingSolr();
+const solr = await startSolrCloud({ nodes: 1, log: (line) => console.log(line) });
 try {
   await seed(service);
+  // The demo shop: its cluster, the sample catalog indexed, example rules live, the profile "web".
+  await runDemo(
+    {
+      url: service.url,
+      user: ADMIN.username,
+      password: ADMIN.password,
+      solr: { cloud: true, zk: solr.zk },
+      solrCredentials: SOLR_CREDENTIALS,
+      collection: 'products',
+      app: 'shop',
+      newKey: false,
+    },
+    () => {},
+  );
   // Searches over the last day, for the chart: more in the evening than at night.
   const now = Date.now();
   await service.admin(
@@ -36,21 +52,6 @@ try {
       timestamp: new Date(now - hour * 3_600_000).toISOString(),
     })),
   );
-  await service.admin('POST', '/api/apps/shop/searchCluster', {
-    id: 'catalogue',
-    cloud: false,
-    connectString: solr.baseUrl,
-  });
-  await service.admin('POST', '/api/apps/shop/query-profiles', {
-    id: 'web',
-    searchCluster: 'catalogue',
-    collection: 'products',
-    studio: 'shop',
-    typeahead: 'shop-en',
-    defaults: { rows: 10, defType: 'edismax', qf: 'name^2 description', fl: 'id,name' },
-    allowedParams: ['rows', 'start', 'fq', 'sort'],
-  });
-  await service.admin('POST', '/api/apps/shop/query-profiles/web/keys');
   await service.admin('POST', '/api/studios/shop/clients', {
     name: 'feed importer',
     scopes: ['commercestudio.rules'],
@@ -144,19 +145,32 @@ try {
       'search-clusters',
       '/clusters',
       async () => {
+        // The demo's cluster passes its check; the one nothing answers for shows where it fails.
+        await page.getByRole('button', { name: 'Check shop-solr' }).click();
+        await page
+          .getByRole('region', { name: 'Check of shop-solr' })
+          .getByText('Every step passed')
+          .waitFor({ timeout: 30_000 });
         await page.getByRole('button', { name: 'Check products' }).click();
-        await page.getByRole('cell', { name: 'zookeeper-connect' }).waitFor({ timeout: 30_000 });
+        await page
+          .getByRole('region', { name: 'Check of products' })
+          .getByText(/failed/)
+          .first()
+          .waitFor({ timeout: 30_000 });
       },
     ],
     [
       'query-profiles',
       '/query-profiles?app=shop&profile=web',
       async () => {
+        // The demo's misspelling is corrected, its pin, block, boost and banner act on the cards.
         const workbench = page.getByRole('region', { name: 'Workbench of web' });
-        await workbench.getByLabel("Shopper's query").fill('ketle');
+        await workbench.getByLabel("Shopper's query").fill(`${DEMO_QUERY.slice(0, -2)}el`);
         await workbench.getByRole('button', { name: 'Send query' }).click();
-        await workbench.getByText('Rewritten query: kettle').waitFor();
-        await workbench.getByRole('table', { name: 'Rules that fired' }).scrollIntoViewIfNeeded();
+        await workbench.getByRole('region', { name: 'Live results' }).getByRole('listitem').first().waitFor();
+        await workbench
+          .getByRole('region', { name: 'Live results' })
+          .evaluate((column) => column.scrollIntoView({ block: 'start' }));
       },
     ],
     ['api-clients', '/api-clients?studio=shop'],
@@ -213,7 +227,7 @@ try {
   await page.screenshot({ path: `${out}navigation-390.png` });
   console.log('wrote docs/console/navigation-390.png');
 } finally {
-  await solr.close();
+  await solr.stop();
   await browser.close();
   await service.stop();
 }

@@ -42,6 +42,13 @@ function titles(column: Locator): Promise<string[]> {
     .allTextContents();
 }
 
+/** Waits until the preview column's first card is titled `title`. */
+function firstIs(page: Page, column: string, title: string) {
+  return page.waitForFunction(
+    `document.querySelector('[aria-label="${column}"] .product-title')?.textContent === ${JSON.stringify(title)}`,
+  );
+}
+
 describe("a merchandiser's first day, from a fresh install", { skip }, () => {
   let page: Page;
   before(async () => {
@@ -138,11 +145,7 @@ describe("a merchandiser's first day, from a fresh install", { skip }, () => {
       .getByRole('status')
       .filter({ hasText: `“${pinned}” now comes first for “kettle”` })
       .waitFor();
-    await page.waitForFunction(
-      ([first]) =>
-        document.querySelector('[aria-label="Staging results"] .product-title')?.textContent === first,
-      [pinned],
-    );
+    await firstIs(page, 'Staging results', pinned);
     assert.equal((await titles(live))[0], original[0], 'live is as it was');
     assert.notDeepEqual(await titles(staging), await titles(live), 'staging and live differ');
   });
@@ -159,11 +162,7 @@ describe("a merchandiser's first day, from a fresh install", { skip }, () => {
     const workbench = page.getByRole('region', { name: 'Workbench of web' });
     await workbench.getByLabel("Shopper's query").fill('kettle');
     await workbench.getByRole('button', { name: 'Send query' }).click();
-    await page.waitForFunction(
-      ([first]) =>
-        document.querySelector('[aria-label="Live results"] .product-title')?.textContent === first,
-      [pinned],
-    );
+    await firstIs(page, 'Live results', pinned);
     const live = workbench.getByRole('region', { name: 'Live results' });
     await live
       .getByRole('listitem')
