@@ -19,6 +19,7 @@ import {
   ValidateQuery,
 } from './schemas.js';
 import {
+  clusterCollections,
   clusterNodes,
   clusterStatus,
   clusterSystemInfo,
@@ -167,6 +168,29 @@ export const clustersArea: Area = {
           request,
           request.params.id,
           clusterNodes(db, box, request.params.id, { app: appScope(request) }),
+        ),
+    );
+
+    api.get(
+      '/searchCluster/:id/collections',
+      {
+        schema: {
+          tags,
+          operationId: 'listSearchClusterCollections',
+          summary:
+            "The names of the cluster's collections (a standalone Solr's cores), asked now, sorted: what a query profile may search",
+          params: IdParams,
+          response: {
+            200: Type.Array(Type.String(), { examples: [['products', 'products-staging']] }),
+            ...adminErrors,
+          },
+        },
+      },
+      async (request) =>
+        logFailedCheck(
+          request,
+          request.params.id,
+          clusterCollections(db, box, request.params.id, { app: appScope(request) }),
         ),
     );
 

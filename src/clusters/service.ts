@@ -14,6 +14,7 @@ import {
   isInApp,
 } from './cluster-links.js';
 import { openSecrets, type SealedSecrets, sealSecrets } from './cluster-secrets.js';
+import { listCollections } from './collections.js';
 import {
   type CheckStep,
   type ClusterNode,
@@ -175,6 +176,22 @@ export async function clusterNodes(
   const result = await listNodes(connectionSettings(definition, authConfig));
   if (!result.ok) throw checkFailed(result);
   return result.nodes;
+}
+
+/** The collections (a standalone Solr's cores) the cluster holds now, sorted; a cluster that cannot be asked is a ClusterCheckError. */
+export async function clusterCollections(
+  db: Kysely<Database>,
+  box: SecretBox,
+  id: string,
+  scope: Scope = {},
+): Promise<string[]> {
+  const row = await visibleRow(db, id, scope);
+  const definition = definitionOf(row);
+  // A cloud's collections are read from ZooKeeper alone; only a standalone node is asked over HTTP.
+  const authConfig = definition.cloud ? definition.authConfig : openSecrets(box, definition, row);
+  const result = await listCollections(connectionSettings(definition, authConfig));
+  if (!result.ok) throw checkFailed(result);
+  return result.collections;
 }
 
 /**

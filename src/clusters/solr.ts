@@ -35,14 +35,57 @@ const MAX_BODY_BYTES = 1024 * 1024;
  * Asks the Solr node at `baseUrl` (`http://host:8983/solr`) for `/admin/info/system`, within
  * `timeoutMs`. Messages never contain the password; credentials in the URL itself are ignored.
  */
-export function getSystemInfo(
+export async function getSystemInfo(
   baseUrl: string,
   auth: BasicCredentials | undefined,
   timeoutMs: number,
 ): Promise<SystemInfoResult> {
+  const result = await getSolrJson(
+    baseUrl,
+    'admin/info/system?wt=json',
+    auth,
+    timeoutMs,
+    parseSystemInfo,
+    "Solr's system info",
+  );
+  return result.ok ? { ok: true, info: result.value } : result;
+}
+
+/** The names of the cores of the standalone Solr node at `baseUrl` (CoreAdmin STATUS), sorted. */
+export function getCoreNames(
+  baseUrl: string,
+  auth: BasicCredentials | undefined,
+  timeoutMs: number,
+): Promise<SolrJsonResult<string[]>> {
+  return getSolrJson(
+    baseUrl,
+    'admin/cores?action=STATUS&indexInfo=false&wt=json',
+    auth,
+    timeoutMs,
+    (json) => (isRecord(json) && isRecord(json.status) ? Object.keys(json.status).sort() : undefined),
+    "Solr's core status",
+  );
+}
+
+export type SolrJsonResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; failure: SolrProbeFailure; status?: number; message: string };
+
+/**
+ * GETs `path` (relative to `baseUrl`) from a Solr node within `timeoutMs` and reads the JSON
+ * answer with `parse`, which answers undefined for JSON that is not `what`.
+ */
+function getSolrJson<T>(
+  baseUrl: string,
+  path: string,
+  auth: BasicCredentials | undefined,
+  timeoutMs: number,
+  parse: (json: unknown) => T | undefined,
+  what: string,
+): Promise<SolrJsonResult<T>> {
   let url: URL;
   try {
-    url = new URL('admin/info/system?wt=json', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+    url = new URL(path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
   } catch {
     return Promise.resolve({ ok: false, failure: 'connection-failed', message: 'the base URL is not a URL' });
   }
@@ -68,7 +111,7 @@ export function getSystemInfo(
       agent: false,
     });
     let settled = false;
-    const finish = (result: SystemInfoResult) => {
+    const finish = (result: SolrJsonResult<T>) => {
       clearTimeout(timer);
       if (settled) return;
       settled = true;
@@ -83,7 +126,7 @@ export function getSystemInfo(
       readBody(response)
         .then((body) => {
           request.destroy();
-          finish(interpret(response.statusCode ?? 0, response.headers['content-type'], body));
+          finish(interpret(response.statusCode ?? 0, response.headers['content-type'], body, parse, what));
         })
         .catch((error: NodeJS.ErrnoException) => finish(connectionFailure(error, url)));
     });
@@ -109,11 +152,13 @@ function readBody(response: http.IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-function interpret(
+function interpret<T>(
   status: number,
   contentType: string | undefined,
   body: Buffer | undefined,
-): SystemInfoResult {
+  parse: (json: unknown) => T | undefined,
+  what: string,
+): SolrJsonResult<T> {
   if (status === 401) {
     return {
       ok: false,
@@ -132,26 +177,28 @@ function interpret(
   if (status < 200 || status >= 300) {
     return { ok: false, failure: 'http-error', status, message: `HTTP ${status}` };
   }
-  const info = body && parseSystemInfo(body);
-  if (!info) {
+  const value = body && parse(jsonOf(body));
+  if (value === undefined) {
     const type = contentType?.split(';')[0] ?? 'no content type';
     return {
       ok: false,
       failure: 'not-solr',
       status,
-      message: `the answer (HTTP ${status}, ${type}) is not Solr's system info`,
+      message: `the answer (HTTP ${status}, ${type}) is not ${what}`,
     };
   }
-  return { ok: true, info };
+  return { ok: true, value };
 }
 
-function parseSystemInfo(body: Buffer): SolrSystemInfo | undefined {
-  let json: unknown;
+function jsonOf(body: Buffer): unknown {
   try {
-    json = JSON.parse(body.toString('utf8'));
+    return JSON.parse(body.toString('utf8'));
   } catch {
     return undefined;
   }
+}
+
+function parseSystemInfo(json: unknown): SolrSystemInfo | undefined {
   if (!isRecord(json) || !isRecord(json.responseHeader) || !isRecord(json.lucene)) return undefined;
   const version = json.lucene['solr-spec-version'];
   if (typeof version !== 'string') return undefined;
@@ -162,7 +209,10 @@ function parseSystemInfo(body: Buffer): SolrSystemInfo | undefined {
   };
 }
 
-function connectionFailure(error: NodeJS.ErrnoException, url: URL): SystemInfoResult {
+function connectionFailure(
+  error: NodeJS.ErrnoException,
+  url: URL,
+): Extract<SolrJsonResult<never>, { ok: false }> {
   const where = url.host;
   switch (error.code) {
     case 'ECONNREFUSED':

@@ -399,6 +399,43 @@ for (const engine of engines) {
       await assertNotStored(app, 'anonymous');
     });
 
+    contract(
+      "lists the collections: the cloud's from ZooKeeper, a standalone node's cores from Solr",
+      async (t) => {
+        const { app } = await build(t, engine);
+        const documented = await documentedAnswer(app, '/api/searchCluster/{id}/collections');
+        await call(app, 'PUT', '/api/searchCluster/listed', cloud('listed', solr.zk));
+        const collections = await call(app, 'GET', '/api/searchCluster/listed/collections');
+        assert.equal(collections.status, 200, JSON.stringify(collections.body));
+        documented(collections.body);
+        assert.ok(collections.body.includes(solr.collection), JSON.stringify(collections.body));
+        assert.deepEqual(collections.body, [...collections.body].sort());
+
+        // A node of the cloud asked as a standalone Solr: its cores, the collection's replicas.
+        await call(app, 'PUT', '/api/searchCluster/one', standalone('one', solr.url));
+        const cores = await call(app, 'GET', '/api/searchCluster/one/collections');
+        assert.equal(cores.status, 200, JSON.stringify(cores.body));
+        documented(cores.body);
+        assert.ok(
+          cores.body.some((core: string) => core.startsWith(`${solr.collection}_shard`)),
+          JSON.stringify(cores.body),
+        );
+
+        // Credentials Solr refuses: the step says so, as the check does.
+        await call(
+          app,
+          'PUT',
+          '/api/searchCluster/refused',
+          standalone('refused', solr.url, basic(WRONG_PASSWORD)),
+        );
+        const refused = await call(app, 'GET', '/api/searchCluster/refused/collections');
+        assert.equal(refused.status, 400);
+        assert.equal(refused.body.code, 'cluster-unreachable');
+        assert.match(refused.body.message, /Solr rejected the credentials \(HTTP 401\)/);
+        assert.equal((await call(app, 'GET', '/api/searchCluster/nope/collections')).status, 404);
+      },
+    );
+
     contract('fails a URL that is not a Solr base URL with the 404 the node answers there', async (t) => {
       const { app } = await build(t, engine);
       const origin = new URL(solr.url).origin;

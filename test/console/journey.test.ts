@@ -113,6 +113,8 @@ describe("a merchandiser's first day, from a fresh install", { skip }, () => {
     const form = page.getByRole('form', { name: 'New query profile' });
     await form.getByLabel('Profile id').fill('web');
     await form.getByLabel('Search cluster').selectOption('catalog');
+    // The cluster is asked for its collections, which the field offers.
+    await form.getByText(new RegExp(`^In catalog: .*\\b${solr.collection}\\b`)).waitFor();
     await form.getByLabel('Collection').fill(solr.collection);
     await form.getByLabel('Studio (rules and rewrites)').selectOption('home-kitchen');
     await form.getByLabel('Typeahead instance (search logging)').selectOption('shop');

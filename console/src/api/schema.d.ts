@@ -255,6 +255,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/searchCluster/{id}/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The names of the cluster's collections (a standalone Solr's cores), asked now, sorted: what a query profile may search */
+        get: operations["listSearchClusterCollections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/searchCluster/{id}/systemInfo": {
         parameters: {
             query?: never;
@@ -759,6 +776,23 @@ export interface paths {
         };
         /** The live Solr nodes as the cluster reports them now */
         get: operations["listSearchClusterNodesInApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app}/searchCluster/{id}/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The names of the cluster's collections (a standalone Solr's cores), asked now, sorted: what a query profile may search */
+        get: operations["listSearchClusterCollectionsInApp"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3928,6 +3962,40 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listSearchClusterCollections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example products */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       "products",
+                     *       "products-staging"
+                     *     ]
+                     */
+                    "application/json": string[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getSearchClusterSystemInfo: {
         parameters: {
             query?: {
@@ -5924,6 +5992,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SearchClusterNode"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listSearchClusterCollectionsInApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example products */
+                id: string;
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       "products",
+                     *       "products-staging"
+                     *     ]
+                     */
+                    "application/json": string[];
                 };
             };
             400: components["responses"]["BadRequest"];

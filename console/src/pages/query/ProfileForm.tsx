@@ -37,6 +37,39 @@ function useChoices(app: string) {
   return choices;
 }
 
+/** The collections of the chosen cluster, asked when it is chosen, and a line saying what was found. */
+function useCollections(cluster: string) {
+  const [state, setState] = useState<{ names: string[]; note: string }>({ names: [], note: '' });
+  useEffect(() => {
+    if (!cluster) return setState({ names: [], note: '' });
+    let current = true;
+    setState({ names: [], note: `Asking ${cluster} for its collections…` });
+    api
+      .GET('/api/searchCluster/{id}/collections', { params: { path: { id: cluster } } })
+      .then(({ data, error }) => {
+        if (!current) return;
+        if (data) {
+          setState({
+            names: data,
+            note:
+              data.length === 0
+                ? `${cluster} has no collection yet.`
+                : `In ${cluster}: ${data.join(', ')}. Type one or choose it from the list.`,
+          });
+        } else {
+          setState({
+            names: [],
+            note: `${cluster} could not be asked for its collections (${errorOf(error).message}); type the name.`,
+          });
+        }
+      });
+    return () => {
+      current = false;
+    };
+  }, [cluster]);
+  return state;
+}
+
 /** The display fields a profile names for its product cards, with what an empty one means. */
 const DISPLAY_FIELDS = [
   ['title', 'Title field (empty: name, else title)'],
@@ -87,6 +120,8 @@ export function ProfileForm({
   onCancel: () => void;
 }) {
   const choices = useChoices(app);
+  const [cluster, setCluster] = useState(profile?.searchCluster ?? '');
+  const collections = useCollections(cluster);
   const [error, setError] = useState<ErrorBody>();
 
   async function save(event: FormEvent<HTMLFormElement>) {
@@ -168,6 +203,7 @@ export function ProfileForm({
           autoFocus={profile !== undefined}
           name="searchCluster"
           defaultValue={profile?.searchCluster ?? ''}
+          onChange={(event) => setCluster(event.currentTarget.value)}
           {...described('searchCluster')}
         >
           <option value="">choose one</option>
@@ -182,9 +218,22 @@ export function ProfileForm({
         <input
           id="profile-collection"
           name="collection"
+          list="profile-collections"
+          autoComplete="off"
           defaultValue={profile?.collection ?? ''}
           {...described('collection')}
+          aria-describedby="profile-collection-error profile-collection-found"
         />
+        <datalist id="profile-collections">
+          {collections.names.map((name) => (
+            <option key={name} value={name} />
+          ))}
+        </datalist>
+        {collections.note && (
+          <span className="hint" id="profile-collection-found" aria-live="polite">
+            {collections.note}
+          </span>
+        )}
         <Message error={error} field="collection" />
       </div>
       <div className="field">
