@@ -17,6 +17,8 @@ import { Link, navigate, useLocation } from './router';
 
 // The graph library is large: the object explorer loads it only when opened.
 const ObjectsPage = lazy(() => import('./pages/Objects'));
+// The analytics page carries the chart library and the date picker: it loads when opened.
+const AnalyticsPage = lazy(() => import('./pages/Analytics'));
 // The typeahead page carries the chart library: it loads when opened.
 const TypeaheadPage = lazy(() => import('./pages/Typeahead').then((m) => ({ default: m.TypeaheadPage })));
 
@@ -37,6 +39,7 @@ const PAGES: PageEntry[] = [
     nested: true,
     render: (s) => <RulesPage session={s} kind="rewrites" />,
   },
+  { path: '/analytics', name: 'Analytics', render: () => <AnalyticsPage /> },
   { path: '/studios', name: 'Studios', render: (s) => <StudiosPage session={s} /> },
   { path: '/typeahead', name: 'Typeahead', render: (s) => <TypeaheadPage session={s} /> },
   { path: '/objects', name: 'Objects', render: (s) => <ObjectsPage session={s} /> },
