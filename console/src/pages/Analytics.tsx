@@ -219,7 +219,9 @@ function AnalyticsTable<T>({
   columns,
   fetchRows,
   scope,
+  wide = false,
 }: {
+  wide?: boolean;
   title: string;
   explanation: string;
   empty: string;
@@ -260,7 +262,7 @@ function AnalyticsTable<T>({
   }
 
   return (
-    <section className="card analytics-table" aria-label={title}>
+    <section className={`card analytics-table${wide ? ' wide' : ''}`} aria-label={title}>
       <div className="analytics-table-head">
         <h2>{title}</h2>
         <button type="button" onClick={exportCsv} disabled={!rows || rows.length === 0}>
@@ -367,6 +369,7 @@ function TopSearches(scope: Scope) {
   );
   return (
     <AnalyticsTable
+      wide
       title="Top searches"
       explanation="The searches made most often, with what shoppers did next. Searches are compared as typeahead compares them (case and accents aside)."
       empty="No search was counted in these days."

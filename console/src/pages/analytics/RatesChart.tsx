@@ -52,17 +52,34 @@ export function RatesChart({
     if (!element) return;
     const width = () => Math.max(element.clientWidth, 280);
     const bars = uPlot.paths.bars?.({ size: [0.6, 40] });
+    const xs = rates.map((r) => secondsOf(r.date));
+    // Half a step of room on each side, so the first and the last bar are drawn whole.
+    const half = interval === 'day' ? 43_200 : 1_800;
+    // A day's point is labelled with its date alone, a label for at most every 64 px.
+    const every = Math.max(1, Math.ceil(xs.length / Math.max(1, Math.floor(width() / 64))));
+    const dayAxis = {
+      splits: () => xs.filter((_x, i) => i % every === 0),
+      values: (_u: uPlot, splits: number[]) =>
+        splits.map((x) =>
+          new Date(x * 1000).toLocaleDateString(undefined, {
+            day: 'numeric',
+            month: 'short',
+            timeZone: 'UTC',
+          }),
+        ),
+    };
     const plot = new uPlot(
       {
         width: width(),
         height: 260,
         cursor: { drag: { x: false, y: false } },
         scales: {
+          x: { time: true, range: () => [(xs[0] ?? 0) - half, (xs.at(-1) ?? 0) + half] },
           searches: { range: (_u, _min, max) => [0, Math.max(max, 1)] },
           rate: { range: () => [0, 1] },
         },
         axes: [
-          {},
+          interval === 'day' ? dayAxis : {},
           { scale: 'searches', label: 'searches' },
           {
             scale: 'rate',
@@ -92,7 +109,7 @@ export function RatesChart({
         ],
       },
       [
-        rates.map((r) => secondsOf(r.date)),
+        xs,
         rates.map((r) => r.searchCount),
         ...SERIES.map((s) => rates.map((r) => r[s.key])),
       ] as uPlot.AlignedData,
@@ -104,7 +121,7 @@ export function RatesChart({
       window.removeEventListener('resize', resize);
       plot.destroy();
     };
-  }, [rates]);
+  }, [rates, interval]);
   return (
     <section className="card" aria-label="Rates over time">
       <h2>Over time</h2>
