@@ -22,6 +22,9 @@ import type { Erasure, RateEntry, RuleEntry, TopSearch } from './schemas.js';
 
 /** Days a default range spans, today included. */
 const DEFAULT_DAYS = 7;
+/** The longest range asked for, in days: ten years, and 400 days by hour (9,600 entries). */
+export const MAX_RANGE_DAYS = 3660;
+export const MAX_HOURLY_RANGE_DAYS = 400;
 
 /** A fraction, or null when there is nothing to divide by. */
 export function rate(part: number, whole: number): number | null {
@@ -46,6 +49,7 @@ export function dayRange(
   profileId: string,
   query: { startDate?: string | undefined; endDate?: string | undefined },
   now: Date,
+  maxDays?: number,
 ): DayRange {
   const today = now.getTime() - (now.getTime() % DAY_MS);
   const to = query.endDate === undefined ? today : parseDay(query.endDate, 'endDate');
@@ -54,6 +58,12 @@ export function dayRange(
   if (from > to)
     throw new ValidationError(
       [{ field: 'startDate', message: 'startDate must not be after endDate' }],
+      'invalid-parameter',
+    );
+  const longest = maxDays ?? MAX_RANGE_DAYS;
+  if ((to - from) / DAY_MS + 1 > longest)
+    throw new ValidationError(
+      [{ field: 'startDate', message: `the range must span at most ${longest} days` }],
       'invalid-parameter',
     );
   return { app, profileId, from, to };
@@ -79,8 +89,9 @@ export class AnalyticsService {
     app: string,
     profileId: string,
     query: { startDate?: string; endDate?: string },
+    maxDays?: number,
   ): Promise<DayRange> {
-    const range = dayRange(app, profileId, query, this.now());
+    const range = dayRange(app, profileId, query, this.now(), maxDays);
     await getProfile(this.db, app, profileId);
     return range;
   }
@@ -126,7 +137,12 @@ export class AnalyticsService {
     profileId: string,
     query: { startDate?: string; endDate?: string; interval: 'day' | 'hour' },
   ): Promise<{ dates: RateEntry[] }> {
-    const range = await this.#range(app, profileId, query);
+    const range = await this.#range(
+      app,
+      profileId,
+      query,
+      query.interval === 'hour' ? MAX_HOURLY_RANGE_DAYS : MAX_RANGE_DAYS,
+    );
     const byTime = new Map((await selectTotals(this.db, range, query.interval)).map((row) => [row.at, row]));
     const step = query.interval === 'day' ? DAY_MS : HOUR_MS;
     const label = query.interval === 'day' ? isoDay : isoHour;

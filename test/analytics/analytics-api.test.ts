@@ -158,6 +158,8 @@ for (const engine of engines) {
         'limit=1001',
         'offset=-1',
         'interval=week',
+        'startDate=2000-01-01&endDate=2026-03-09',
+        'interval=hour&startDate=2025-01-01&endDate=2026-03-09',
         'unknown=1',
       ]) {
         const path = query.startsWith('interval') ? `/rates?${query}` : `/searches?${query}`;
