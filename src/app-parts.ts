@@ -1,5 +1,6 @@
 // The stateful parts of the app, built once in buildApp and handed to the areas that use
 // them; tests reach them as `app.parts` instead of through module state.
+import type { AnalyticsRollup } from './analytics/rollup-job.js';
 import type { EvaluationParts } from './evaluation/evaluation-parts.js';
 import type { HistoryRetention } from './history/retention.js';
 import type { EarlyAnswers } from './http/early-answers.js';
@@ -29,6 +30,8 @@ export interface AppParts {
   readonly history: HistoryRetention;
   /** Live nodes of the clusters queried, connections to Solr, the search-log batch. */
   readonly query: QueryParts;
+  /** The analytics rollups of the raw signals, rolled every few seconds on one node. */
+  readonly analytics: AnalyticsRollup;
   /** The planner's statistics of the large tables, refreshed after bulk writes and imports. */
   readonly statistics: PlannerStatistics;
   /** The paths answered before routing (suggestions, link checks) and how often they were. */

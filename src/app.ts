@@ -3,6 +3,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { AnalyticsRollup } from './analytics/rollup-job.js';
+import { analyticsArea } from './analytics/routes.js';
 import type { AppParts } from './app-parts.js';
 import { clustersArea } from './clusters/routes.js';
 import type { Config } from './config.js';
@@ -198,6 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     evaluation,
     history: new HistoryRetention({ ...ctx, retentionDays: deps.config.historyRetentionDays }),
     query: new QueryParts(ctx),
+    analytics: new AnalyticsRollup({ ...ctx, retentionDays: deps.config.analyticsRetentionDays }),
     statistics,
     early,
     shutdown,
@@ -209,10 +212,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onReady', () => parts.evaluation.start());
   app.addHook('onReady', async () => parts.query.start());
+  app.addHook('onReady', async () => {
+    if (ctx.tuning.analyticsRollup !== false) parts.analytics.start();
+  });
   app.addHook('onClose', async () => {
     await parts.rules.close();
     await parts.typeahead.stop();
     parts.history.stop();
+    parts.analytics.stop();
     unwatchPool();
     await parts.evaluation.stop();
     await parts.query.close();
@@ -247,6 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     evaluationArea(studioCredentials, parts.evaluation),
     historyArea,
     queryArea(parts.query, parts.evaluation, userCheck(parts.users.passwords, parts.users.auth)),
+    analyticsArea(parts.analytics),
   ];
   app.addSchema(ErrorBodySchema);
   for (const schema of areas.flatMap((area) => area.schemas ?? [])) app.addSchema(schema);

@@ -68,6 +68,12 @@ const settings = {
     schema: Type.Integer({ minimum: 1, maximum: 36_500 }),
     default: 90,
   },
+  analyticsRetentionDays: {
+    env: 'SEARCHDECK_ANALYTICS_RETENTION_DAYS',
+    // Hourly and daily analytics rollups older than this are pruned (13 months by default).
+    schema: Type.Integer({ minimum: 1, maximum: 36_500 }),
+    default: 396,
+  },
   sessionIdleMinutes: {
     env: 'SEARCHDECK_SESSION_IDLE_MINUTES',
     // A console session unused for this long ends (8 hours by default, 30 days at most).

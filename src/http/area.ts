@@ -46,6 +46,8 @@ export interface Tuning {
   readonly changePollMs?: number;
   /** How often the query endpoint's batched search logs are written (ms; 1000). */
   readonly searchLogFlushMs?: number;
+  /** Whether the analytics rollup runs on its schedule (every 5 s; tests roll when they say). */
+  readonly analyticsRollup?: boolean;
   /** When route schemas are compiled (at start unless a test says at first use). */
   readonly compileSchemas?: CompileTime;
 }

@@ -1,3 +1,9 @@
+import type {
+  AnalyticsDayTable,
+  AnalyticsDirtyHourTable,
+  AnalyticsHourTable,
+  AnalyticsRollupStateTable,
+} from '../analytics/tables.js';
 import type { SearchClusterTable } from '../clusters/tables.js';
 import type { RuleLiveVersionTable } from '../evaluation/tables.js';
 import type { HistoryEventTable } from '../history/tables.js';
@@ -70,4 +76,8 @@ export interface Database {
   user_known_client: UserKnownClientTable;
   search_signal: SearchSignalTable;
   signal: SignalTable;
+  analytics_hour: AnalyticsHourTable;
+  analytics_day: AnalyticsDayTable;
+  analytics_dirty_hour: AnalyticsDirtyHourTable;
+  analytics_rollup_state: AnalyticsRollupStateTable;
 }

@@ -120,9 +120,10 @@ export async function build(t: TestContext, engine: Engine, options: BuildOption
 /**
  * How tests build apps unless they say otherwise: each route's schemas compiled when a request
  * first needs them, since a test sends few of the routes any request (the service compiles all
- * at start; the compiled functions are the same).
+ * at start; the compiled functions are the same), and the analytics rollup run when a test
+ * asks (`app.parts.analytics`), not every five seconds behind the back of tests of other areas.
  */
-export const TEST_TUNING: Tuning = { compileSchemas: 'at-first-use' };
+export const TEST_TUNING: Tuning = { compileSchemas: 'at-first-use', analyticsRollup: false };
 
 /**
  * What several nodes of one database wait for between looking at the others' changes: short,

@@ -1240,6 +1240,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apps/{app}/analytics/{profile}/searches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Top searches of a profile, most searched first */
+        get: operations["getTopSearchesInApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app}/analytics/{profile}/searches/no-results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search strings whose latest search had no hits */
+        get: operations["getNoResultSearchesInApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app}/analytics/{profile}/searches/no-clicks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search strings with hits and no click on any of their searches */
+        get: operations["getNoClickSearchesInApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app}/analytics/{profile}/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Searches and their no-result, click-through and conversion rates per day or hour */
+        get: operations["getSearchRatesInApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app}/analytics/{profile}/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The rules that fired on the searches, most fired first */
+        get: operations["getRuleAnalyticsInApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app}/analytics/{profile}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The documents clicked after the searches, most clicked first */
+        get: operations["getDocumentAnalyticsInApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app}/signals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Erase one shopper's searches and signals, raw and rolled up (privacy requests) */
+        delete: operations["eraseShopperSignalsInApp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/typeahead/suggestions": {
         parameters: {
             query?: never;
@@ -7768,6 +7887,349 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getTopSearchesInApp: {
+        parameters: {
+            query?: {
+                /** @description The first UTC day (YYYY-MM-DD); default: 6 days before endDate */
+                startDate?: string;
+                /** @description The last UTC day, included (YYYY-MM-DD); default: today */
+                endDate?: string;
+                /** @description Entries per answer (1-1000) */
+                limit?: number;
+                /** @description Entries skipped */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                profile: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        searches: {
+                            /** @description The search string, normalised as typeahead normalises it */
+                            search: string;
+                            count: number;
+                            nbHits: number;
+                            clickCount: number;
+                            /** @description A fraction from 0 to 1; null when nothing was there to divide by */
+                            clickThroughRate: number | null;
+                            averageClickPosition: number | null;
+                            conversionCount: number;
+                            /** @description A fraction from 0 to 1; null when nothing was there to divide by */
+                            conversionRate: number | null;
+                            addToCartCount: number;
+                            /** @description A fraction from 0 to 1; null when nothing was there to divide by */
+                            addToCartRate: number | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getNoResultSearchesInApp: {
+        parameters: {
+            query?: {
+                /** @description The first UTC day (YYYY-MM-DD); default: 6 days before endDate */
+                startDate?: string;
+                /** @description The last UTC day, included (YYYY-MM-DD); default: today */
+                endDate?: string;
+                /** @description Entries per answer (1-1000) */
+                limit?: number;
+                /** @description Entries skipped */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                profile: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        searches: {
+                            search: string;
+                            count: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getNoClickSearchesInApp: {
+        parameters: {
+            query?: {
+                /** @description The first UTC day (YYYY-MM-DD); default: 6 days before endDate */
+                startDate?: string;
+                /** @description The last UTC day, included (YYYY-MM-DD); default: today */
+                endDate?: string;
+                /** @description Entries per answer (1-1000) */
+                limit?: number;
+                /** @description Entries skipped */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                profile: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        searches: {
+                            search: string;
+                            count: number;
+                            nbHits: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getSearchRatesInApp: {
+        parameters: {
+            query?: {
+                /** @description The first UTC day (YYYY-MM-DD); default: 6 days before endDate */
+                startDate?: string;
+                /** @description The last UTC day, included (YYYY-MM-DD); default: today */
+                endDate?: string;
+                /** @description One entry per UTC day, or per hour */
+                interval?: "day" | "hour";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                profile: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dates: {
+                            /** @description YYYY-MM-DD, or YYYY-MM-DDTHH:00:00Z by hour */
+                            date: string;
+                            searchCount: number;
+                            /** @description A fraction from 0 to 1; null when nothing was there to divide by */
+                            noResultRate: number | null;
+                            /** @description A fraction from 0 to 1; null when nothing was there to divide by */
+                            clickThroughRate: number | null;
+                            /** @description A fraction from 0 to 1; null when nothing was there to divide by */
+                            conversionRate: number | null;
+                            /** @description A fraction from 0 to 1; null when nothing was there to divide by */
+                            addToCartRate: number | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getRuleAnalyticsInApp: {
+        parameters: {
+            query?: {
+                /** @description The first UTC day (YYYY-MM-DD); default: 6 days before endDate */
+                startDate?: string;
+                /** @description The last UTC day, included (YYYY-MM-DD); default: today */
+                endDate?: string;
+                /** @description Entries per answer (1-1000) */
+                limit?: number;
+                /** @description Entries skipped */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                profile: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rules: {
+                            id: string;
+                            /** @description The rule's name in the profile's studio; null when it is not there (any more) */
+                            name: string | null;
+                            firedCount: number;
+                            /** @description A fraction from 0 to 1; null when nothing was there to divide by */
+                            clickThroughRate: number | null;
+                            /** @description A fraction from 0 to 1; null when nothing was there to divide by */
+                            conversionRate: number | null;
+                            /** @description A fraction from 0 to 1; null when nothing was there to divide by */
+                            addToCartRate: number | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getDocumentAnalyticsInApp: {
+        parameters: {
+            query?: {
+                /** @description The first UTC day (YYYY-MM-DD); default: 6 days before endDate */
+                startDate?: string;
+                /** @description The last UTC day, included (YYYY-MM-DD); default: today */
+                endDate?: string;
+                /** @description Entries per answer (1-1000) */
+                limit?: number;
+                /** @description Entries skipped */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                profile: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        documents: {
+                            docId: string;
+                            clickCount: number;
+                            conversionCount: number;
+                            addToCartCount: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    eraseShopperSignalsInApp: {
+        parameters: {
+            query: {
+                /** @description The shopper's id as the shop sent it in its signals and queries */
+                user_id: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        searches: number;
+                        signals: number;
+                    };
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -19,6 +19,7 @@ import * as ruleTextSearch from './0403_rule_text_search.js';
 import * as history from './0501_history.js';
 import * as queryProfiles from './0502_query_profiles.js';
 import * as signals from './0601_signals.js';
+import * as analyticsRollups from './0602_analytics_rollups.js';
 import * as users from './0901_users.js';
 import * as userKnownClient from './0902_user_known_client.js';
 
@@ -45,6 +46,7 @@ const modules: Array<[string, MigrationModule]> = [
   ['0501_history', history],
   ['0502_query_profiles', queryProfiles],
   ['0601_signals', signals],
+  ['0602_analytics_rollups', analyticsRollups],
   ['0901_users', users],
   ['0902_user_known_client', userKnownClient],
 ];
