@@ -104,10 +104,8 @@ export const SETTING_LABELS: Record<string, string> = {
 /** The API names of the fields shown here, to tell their messages from the others. */
 export const SETTING_FIELDS = Object.keys(SETTING_LABELS);
 
-/** The names of the calendar's buttons, for screen readers. */
+/** The names of the calendar's arrow buttons, for screen readers (the month and year buttons show theirs). */
 const CALENDAR_LABELS = {
-  monthLevelControl: 'Choose the month',
-  yearLevelControl: 'Choose the year',
   nextMonth: 'Next month',
   previousMonth: 'Previous month',
   nextYear: 'Next year',
@@ -178,6 +176,10 @@ export function RuleFields({
       clearButtonProps={{ 'aria-label': `No ${label.toLowerCase()}` }}
       popoverProps={{ withinPortal: true }}
       ariaLabels={CALENDAR_LABELS}
+      // Shops sell on weekends too; the library's red for them is also too light to read.
+      weekendDays={[]}
+      // The days of the months around, greyed, are too light to read: the month's own only.
+      hideOutsideDates
     />
   );
   return (
