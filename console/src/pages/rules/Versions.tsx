@@ -185,9 +185,12 @@ export function Versions({
                         <span className="hint">As now</span>
                       ) : (
                         editable && (
-                          <button type="button" onClick={() => restore(event)}>
+                          <button
+                            type="button"
+                            onClick={() => restore(event)}
+                            aria-label={`Restore this version, of ${spokenTime(event.at)}`}
+                          >
                             Restore this version
-                            <span className="visually-hidden"> of {spokenTime(event.at)}</span>
                           </button>
                         )
                       )}
