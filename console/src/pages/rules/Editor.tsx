@@ -16,6 +16,8 @@ import {
   NEW_RULE_SETTINGS,
   RuleFields,
   type RuleSettings,
+  rewriteBodyOf,
+  rewriteSettingsOf,
   SETTING_FIELDS,
   SETTING_LABELS,
   settingsOf,
@@ -101,7 +103,7 @@ export function Editor({
     if (isRule(loaded)) {
       setName(loaded.name);
       setSettings(settingsOf(loaded));
-    }
+    } else setSettings(rewriteSettingsOf(loaded));
   }, []);
 
   useEffect(() => {
@@ -131,7 +133,7 @@ export function Editor({
     // API to check and name beside the field; the fields set here have the schema's types.
     return kind === 'rules'
       ? { kind, body: { ...own, name, description, ...bodyOf(settings, asRule) } }
-      : { kind, body: { ...own, description } };
+      : { kind, body: { ...own, description, ...rewriteBodyOf(settings) } };
   }
   const jsonView = () => {
     const { body } = editOfForm();
@@ -178,7 +180,10 @@ export function Editor({
     ) : null;
   };
   // Messages about no field shown here (a check across fields, a conflict) go below the form.
-  const shown = [...(kind === 'rules' ? COMMON_FIELDS : ['type', 'description']), ...kindFieldNames(type)];
+  const shown = [
+    ...(kind === 'rules' ? COMMON_FIELDS : ['type', 'description', 'tags', 'effectiveStart', 'effectiveEnd']),
+    ...kindFieldNames(type),
+  ];
   const otherMessages = error?.errors?.filter(
     (e) => !shown.some((f) => e.field === f || e.field.startsWith(`${f}.`) || e.field.startsWith(`${f}[`)),
   );
@@ -271,6 +276,9 @@ export function Editor({
             {field('description')}
           </div>
           <KindFields type={type} texts={texts} onChange={setTexts} error={error} />
+          {kind === 'rewrites' && (
+            <RuleFields rewrite settings={settings} onChange={setSettings} error={error} />
+          )}
           {kind === 'rules' && (
             <RuleFields
               settings={settings}

@@ -7,7 +7,7 @@ import { DateTimePicker } from '@mantine/dates';
 import type { ReactNode } from 'react';
 import type { ErrorBody } from '../../api/client';
 import { plainMessageFor } from '../../words';
-import type { Rule } from './shared';
+import type { Rewrite, Rule } from './shared';
 import { browserZone, isoOf, wallOf } from './when';
 import './editor.css';
 
@@ -60,6 +60,25 @@ export function settingsOf(rule: Rule): RuleSettings {
   };
 }
 
+/** A stored rewrite's settings, for the form: a rewrite has tags, a start and an end. */
+export function rewriteSettingsOf(rewrite: Rewrite): RuleSettings {
+  return {
+    ...NEW_RULE_SETTINGS,
+    tags: [...rewrite.tags],
+    effectiveStart: rewrite.effectiveStart,
+    effectiveEnd: rewrite.effectiveEnd,
+  };
+}
+
+/** A rewrite's settings in the API's shape. */
+export function rewriteBodyOf(settings: RuleSettings) {
+  return {
+    tags: settings.tags,
+    effectiveStart: settings.effectiveStart,
+    effectiveEnd: settings.effectiveEnd,
+  };
+}
+
 /**
  * The settings in the API's shape. `queryMatch` is sent when the rule had it or it is not the
  * default, so that saving a rule from before the field existed does not make it differ from live.
@@ -95,6 +114,8 @@ export const SETTING_LABELS: Record<string, string> = {
   'conditions.queryProfiles': 'Query profiles',
   'conditions.effectiveStart': 'Start',
   'conditions.effectiveEnd': 'End',
+  effectiveStart: 'Start',
+  effectiveEnd: 'End',
   precedence: 'Precedence',
   tags: 'Tags',
   groups: 'Rule groups',
@@ -128,16 +149,19 @@ export function matchExplanation(match: QueryMatch, queries: string[]): string {
 }
 
 export function RuleFields({
+  rewrite = false,
   settings,
   onChange,
   error,
   firesFor,
 }: {
+  /** A rewrite's fields only (tags, start and end: it has no conditions). */
+  rewrite?: boolean;
   settings: RuleSettings;
   onChange: (settings: RuleSettings) => void;
   error: ErrorBody | undefined;
   /** The "Fires for" hint, shown under the match. */
-  firesFor: ReactNode;
+  firesFor?: ReactNode;
 }) {
   const set = <K extends keyof RuleSettings>(name: K, value: RuleSettings[K]) =>
     onChange({ ...settings, [name]: value });
@@ -166,7 +190,7 @@ export function RuleFields({
       valueFormat="D MMM YYYY, HH:mm"
       placeholder={field === 'effectiveStart' ? 'No start' : 'No end'}
       clearable
-      error={messageOf(`conditions.${field}`)}
+      error={messageOf(rewrite ? field : `conditions.${field}`)}
       submitButtonProps={{ 'aria-label': `Set the ${label.toLowerCase()}` }}
       timePickerProps={{
         hoursInputLabel: 'Hours',
@@ -182,6 +206,32 @@ export function RuleFields({
       hideOutsideDates
     />
   );
+  const schedule = (
+    <div className="when">
+      {when(
+        'effectiveStart',
+        'Start',
+        `The ${rewrite ? 'rewrite applies' : 'rule fires'} from this moment on, once published; empty: from publishing.`,
+      )}
+      {when(
+        'effectiveEnd',
+        'End',
+        `The ${rewrite ? 'rewrite stops applying' : 'rule stops firing'} after this moment; empty: until unpublished.`,
+      )}
+    </div>
+  );
+  if (rewrite)
+    return (
+      <>
+        {schedule}
+        {tags(
+          'tags',
+          'tags',
+          'Tags',
+          'Words to find the rewrite by in the list (for example autumn, campaign).',
+        )}
+      </>
+    );
   return (
     <>
       {tags(
@@ -290,14 +340,7 @@ export function RuleFields({
         'Query profiles',
         'Fires only for searches through one of these query profiles; empty: through any.',
       )}
-      <div className="when">
-        {when(
-          'effectiveStart',
-          'Start',
-          'The rule fires from this moment on, once published; empty: from publishing.',
-        )}
-        {when('effectiveEnd', 'End', 'The rule stops firing after this moment; empty: until unpublished.')}
-      </div>
+      {schedule}
       <div className="field">
         <label htmlFor="rule-precedence">Precedence</label>
         <input

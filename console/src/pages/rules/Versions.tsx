@@ -30,6 +30,16 @@ const FIELD_WORDS: Record<string, string> = {
   'conditions.queryProfiles': 'query profiles',
   'conditions.effectiveStart': 'start',
   'conditions.effectiveEnd': 'end',
+  effectiveStart: 'start',
+  effectiveEnd: 'end',
+  input: 'input',
+  synonyms: 'synonyms',
+  misspelling: 'misspelling',
+  correction: 'correction',
+  phrase: 'phrase',
+  query: 'query',
+  head: 'head',
+  words: 'words',
   deleted: 'deletion mark',
   fieldName: 'field name',
   fieldValues: 'values',
@@ -135,7 +145,7 @@ export function Versions({
       const restored = await restoreVersion(kind, studio, entry.id, event.id);
       setError(undefined);
       onRestored(restored);
-      tell(`Restored the version of ${when}. Publish to make it live.`);
+      tell(`Restored the version of ${when}. Publish to make it live; the version before is in Versions.`);
     } catch (e) {
       setError(errorOf(e));
     }
