@@ -113,7 +113,9 @@ export function Editor({
       .catch((e) => setError(errorOf(e)));
   }, [kind, studio, id, show]);
 
-  const ready = id === undefined || rule !== undefined;
+  // The form is there for a new entry, or once the entry asked for is read (not the one before).
+  const ready =
+    id === undefined || (rule !== undefined && (rule.id === id || (isRule(rule) && rule.externalId === id)));
   // The first field has the focus once the form is there (once per rule: not after a save).
   useEffect(() => {
     const which = id ?? 'new';
@@ -194,10 +196,7 @@ export function Editor({
     </p>
   );
   // A rule on its way is not a new one: no empty form until it is there.
-  if (
-    id !== undefined &&
-    (rule === undefined || (rule.id !== id && (!isRule(rule) || rule.externalId !== id)))
-  ) {
+  if (!ready) {
     return (
       <>
         {back}
