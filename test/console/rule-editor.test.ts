@@ -176,6 +176,8 @@ test('every field of a rule set in the form is stored as set, the schedule in th
   });
   assert.equal((await startButton.textContent())?.trim(), `10 ${monthShort} ${year}, 09:30`);
   assert.equal(await page.getByLabel('Contains the words').isChecked(), true);
+  // The hint asks as a shopper its segment, profile, filter and start let through: it fires.
+  await page.locator('.fires-for').filter({ hasText: 'Fires for: “kettle”, “best kettle”.' }).waitFor();
   // Saved again unchanged, it changes nothing.
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('status').filter({ hasText: 'Saved Autumn kettles' }).waitFor();
