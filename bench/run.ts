@@ -12,6 +12,7 @@ import { linksBenchmark } from './links.js';
 import { objectsBenchmark, objectsLinksBenchmark } from './objects.js';
 import { queryBenchmark } from './query.js';
 import { rulesBenchmark } from './rules.js';
+import { signalsBenchmark } from './signals.js';
 import { startupBenchmark } from './startup.js';
 import { typeaheadBenchmark } from './typeahead.js';
 
@@ -37,6 +38,7 @@ const benchmarks: Benchmark[] = [
   evaluateBenchmark,
   earlyBenchmark,
   queryBenchmark,
+  signalsBenchmark,
   startupBenchmark,
 ];
 

@@ -128,6 +128,24 @@ export function messagesInWords(error: ErrorBody, labels: Record<string, string>
   return messages?.length ? messages.join(' ') : (error.message ?? 'The service refused.');
 }
 
+/** The actions the history records most, in words; others as recorded. */
+export const ACTIONS: Record<string, string> = {
+  create: 'Created',
+  update: 'Edited',
+  delete: 'Deleted',
+  publish: 'Published',
+  unpublish: 'Unpublished',
+  restore: 'Restored',
+  'restore-version': 'Restored an earlier version',
+  bulk: 'Changed in bulk',
+  put: 'Added',
+  'put-terms': 'Changed the terms',
+  'create-key': 'Created a key',
+  'revoke-key': 'Revoked a key',
+  'create-client': 'Created an API client',
+  'delete-client': 'Revoked an API client',
+};
+
 /** What a rule's or rewrite's state is called: "Draft", "Published", … */
 export function stateLabel(entry: { publishState: string; markedForDeletion: boolean }): string {
   if (entry.markedForDeletion) return 'Deleted, live until published';

@@ -59,6 +59,9 @@ export class AnalyticsRollup {
   readonly #pruned: Counter;
   #serial: Promise<unknown> = Promise.resolve();
   #lastWideRun: number | undefined;
+  /** Where this node's runs left off reading signals, and when it was last stored for the other nodes. */
+  #watermark: number | undefined;
+  #watermarkStored = 0;
 
   constructor(options: AnalyticsRollupOptions) {
     this.#options = options;
@@ -150,14 +153,22 @@ export class AnalyticsRollup {
       add({ app, profileId, hour: Number(hour) });
     }
     // Signals: by the time they were received, so a click on an old search rolls that search's hour.
-    const watermark = (await selectState(store.db, WATERMARK)) ?? now - WIDE_LOOKBACK_MS;
+    const stored = this.#watermark === undefined ? await selectState(store.db, WATERMARK) : undefined;
+    const watermark = this.#watermark ?? stored ?? now - WIDE_LOOKBACK_MS;
     for (const hour of await selectHoursOfSignalsReceived(store.reader, watermark - RECEIVED_SLACK_MS))
       add(hour);
     const marks = await selectDirtyHours(store.db);
     for (const mark of marks) add(mark);
     for (const hour of dirty.values()) await this.#roll(hour);
     for (const mark of marks) await clearDirtyHour(store.db, mark, mark.markedAt);
-    await saveState(store.db, WATERMARK, Math.max(now, watermark));
+    this.#watermark = Math.max(now, watermark);
+    // Stored once a minute, not on every run (on SQLite each write is a synchronous commit): a
+    // node that takes the lease over reads signals again from a minute earlier, which only
+    // rolls a few hours again for nothing.
+    if (now - this.#watermarkStored >= 60_000) {
+      await saveState(store.db, WATERMARK, this.#watermark);
+      this.#watermarkStored = now;
+    }
     if (wide) {
       this.#lastWideRun = now;
       const pruned = await pruneRollups(store.db, now - this.#options.retentionDays * DAY_MS);

@@ -86,7 +86,8 @@ async function aggregateHour(
 export async function rollHour(store: Store, at: ProfileHour): Promise<RollResult> {
   const { rows: fresh, searches } = await aggregateHour(store, at);
   const stored = new Map<string, RollupCounts>();
-  for (const row of await selectHourRows(store.db, at)) stored.set(rowKey(row.kind, row.item), row.counts);
+  for (const row of await selectHourRows(store.reader, at))
+    stored.set(rowKey(row.kind, row.item), row.counts);
   const changed: Array<{ kind: string; item: string; counts: RollupCounts }> = [];
   for (const [key, counts] of fresh) {
     const before = stored.get(key);

@@ -17,6 +17,8 @@ import {
   Rates,
   RatesQuery,
   Rules,
+  SearchDetails,
+  SearchDetailsQuery,
   TopSearches,
 } from './schemas.js';
 import { AnalyticsService, eraseShopper } from './service.js';
@@ -73,6 +75,21 @@ export function analyticsArea(rollup: AnalyticsRollup): Area {
           },
         },
         (request) => service.rates(request.params.app, request.params.profile, request.query),
+      );
+      api.get(
+        '/analytics/:profile/searches/details',
+        {
+          schema: {
+            tags,
+            operationId: 'getSearchDetails',
+            summary:
+              "One search's drill-down: the rules that fired on it and the documents clicked after it (from the raw signals, kept for their retention)",
+            params: AnalyticsParams,
+            querystring: SearchDetailsQuery,
+            response: { 200: SearchDetails, ...adminErrors },
+          },
+        },
+        (request) => service.searchDetails(request.params.app, request.params.profile, request.query),
       );
       const rules = paged(
         'getRuleAnalytics',

@@ -110,6 +110,36 @@ export const DocumentEntry = Type.Object({
 });
 export const Documents = Type.Object({ documents: Type.Array(DocumentEntry) });
 
+export const SearchDetailsQuery = Type.Object(
+  {
+    ...range,
+    search: Type.String({
+      minLength: 1,
+      maxLength: 1024,
+      description: 'The search string, as the top searches name it (compared as typeahead compares)',
+      examples: ['kettle'],
+    }),
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      default: 10,
+      description: 'Rules and documents per answer, each (1-1000)',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type SearchDetailsQuery = Static<typeof SearchDetailsQuery>;
+
+export const SearchDetails = Type.Object({
+  search: Type.String(),
+  count: Type.Integer({ minimum: 0, description: 'Its counted searches in the range' }),
+  rules: Type.Array(RuleEntry, { description: 'The rules that fired on those searches, most fired first' }),
+  documents: Type.Array(DocumentEntry, {
+    description: 'The documents clicked, bought or put in a cart after those searches, most clicked first',
+  }),
+});
+export type SearchDetails = Static<typeof SearchDetails>;
+
 export const ErasureQuery = Type.Object(
   {
     user_id: Type.String({

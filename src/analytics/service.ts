@@ -6,6 +6,8 @@ import { getRule } from '../rules/rule-edits.js';
 import { shopperHash } from '../signals/shopper-hash.js';
 import type { Store } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
+import { termKey } from '../text/term-key.js';
+import { idList } from './aggregate.js';
 import {
   type DayRange,
   type Page,
@@ -15,13 +17,33 @@ import {
   selectTopSearches,
   selectTotals,
 } from './answers-repository.js';
+import { selectSearchWithSignals } from './drill-down-repository.js';
 import { deleteShopperRows } from './privacy-repository.js';
 import type { AnalyticsRollup } from './rollup-job.js';
 import { DAY_MS, HOUR_MS, markDirtyHours } from './rollup-repository.js';
-import type { Erasure, RateEntry, RuleEntry, TopSearch } from './schemas.js';
+import type {
+  Erasure,
+  RateEntry,
+  RuleEntry,
+  SearchDetails,
+  SearchDetailsQuery,
+  TopSearch,
+} from './schemas.js';
+
+/** What each signal type adds to a document's counts. */
+const DOCUMENT_COUNTS: Partial<Record<string, 'clickCount' | 'conversionCount' | 'addToCartCount'>> = {
+  click: 'clickCount',
+  purchase: 'conversionCount',
+  cart: 'addToCartCount',
+};
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Days a default range spans, today included. */
 const DEFAULT_DAYS = 7;
+/** The longest range asked for, in days: ten years, and 400 days by hour (9,600 entries). */
+export const MAX_RANGE_DAYS = 3660;
+export const MAX_HOURLY_RANGE_DAYS = 400;
 
 /** A fraction, or null when there is nothing to divide by. */
 export function rate(part: number, whole: number): number | null {
@@ -46,6 +68,7 @@ export function dayRange(
   profileId: string,
   query: { startDate?: string | undefined; endDate?: string | undefined },
   now: Date,
+  maxDays?: number,
 ): DayRange {
   const today = now.getTime() - (now.getTime() % DAY_MS);
   const to = query.endDate === undefined ? today : parseDay(query.endDate, 'endDate');
@@ -54,6 +77,12 @@ export function dayRange(
   if (from > to)
     throw new ValidationError(
       [{ field: 'startDate', message: 'startDate must not be after endDate' }],
+      'invalid-parameter',
+    );
+  const longest = maxDays ?? MAX_RANGE_DAYS;
+  if ((to - from) / DAY_MS + 1 > longest)
+    throw new ValidationError(
+      [{ field: 'startDate', message: `the range must span at most ${longest} days` }],
       'invalid-parameter',
     );
   return { app, profileId, from, to };
@@ -79,8 +108,9 @@ export class AnalyticsService {
     app: string,
     profileId: string,
     query: { startDate?: string; endDate?: string },
+    maxDays?: number,
   ): Promise<DayRange> {
-    const range = dayRange(app, profileId, query, this.now());
+    const range = dayRange(app, profileId, query, this.now(), maxDays);
     await getProfile(this.db, app, profileId);
     return range;
   }
@@ -126,7 +156,12 @@ export class AnalyticsService {
     profileId: string,
     query: { startDate?: string; endDate?: string; interval: 'day' | 'hour' },
   ): Promise<{ dates: RateEntry[] }> {
-    const range = await this.#range(app, profileId, query);
+    const range = await this.#range(
+      app,
+      profileId,
+      query,
+      query.interval === 'hour' ? MAX_HOURLY_RANGE_DAYS : MAX_RANGE_DAYS,
+    );
     const byTime = new Map((await selectTotals(this.db, range, query.interval)).map((row) => [row.at, row]));
     const step = query.interval === 'day' ? DAY_MS : HOUR_MS;
     const label = query.interval === 'day' ? isoDay : isoHour;
@@ -161,6 +196,69 @@ export class AnalyticsService {
         addToCartRate: rate(row.cartSearches, row.searches),
       });
     return { rules };
+  }
+
+  /**
+   * One search's drill-down: the rules that fired on its counted searches in the range, and the
+   * documents shoppers clicked, bought or put in a cart after them, from the raw rows (kept
+   * for the raw retention), counted as the rules' and documents' answers count them.
+   */
+  async searchDetails(app: string, profileId: string, query: SearchDetailsQuery): Promise<SearchDetails> {
+    const range = dayRange(app, profileId, query, this.now());
+    const profile = await getProfile(this.db, app, profileId);
+    const search = termKey(query.search);
+    const bySearch = new Map<string, { ruleIds: string[]; types: Set<string> }>();
+    const documents = new Map<
+      string,
+      { clickCount: number; conversionCount: number; addToCartCount: number }
+    >();
+    for (const row of await selectSearchWithSignals(this.db, range, search)) {
+      let entry = bySearch.get(row.id);
+      if (!entry) {
+        entry = { ruleIds: [...new Set(idList(row.ruleIds))], types: new Set() };
+        bySearch.set(row.id, entry);
+      }
+      if (row.type === null) continue;
+      entry.types.add(row.type);
+      if (row.docId === null || !DOCUMENT_COUNTS[row.type]) continue;
+      const document = documents.get(row.docId) ?? { clickCount: 0, conversionCount: 0, addToCartCount: 0 };
+      document[DOCUMENT_COUNTS[row.type]!]++;
+      documents.set(row.docId, document);
+    }
+    const fired = new Map<string, { searches: number; clicks: number; purchases: number; carts: number }>();
+    for (const { ruleIds, types } of bySearch.values())
+      for (const id of ruleIds) {
+        const rule = fired.get(id) ?? { searches: 0, clicks: 0, purchases: 0, carts: 0 };
+        rule.searches++;
+        if (types.has('click')) rule.clicks++;
+        if (types.has('purchase')) rule.purchases++;
+        if (types.has('cart')) rule.carts++;
+        fired.set(id, rule);
+      }
+    const rules: RuleEntry[] = [];
+    for (const [id, rule] of [...fired]
+      .sort(([a, x], [b, y]) => y.searches - x.searches || compare(a, b))
+      .slice(0, query.limit))
+      rules.push({
+        id,
+        name: profile.studio === undefined ? null : await this.#ruleName(profile.studio, id),
+        firedCount: rule.searches,
+        clickThroughRate: rate(rule.clicks, rule.searches),
+        conversionRate: rate(rule.purchases, rule.searches),
+        addToCartRate: rate(rule.carts, rule.searches),
+      });
+    return {
+      search,
+      count: bySearch.size,
+      rules,
+      documents: [...documents]
+        .map(([docId, counts]) => ({ docId, ...counts }))
+        .sort(
+          (a, b) =>
+            b.clickCount - a.clickCount || b.conversionCount - a.conversionCount || compare(a.docId, b.docId),
+        )
+        .slice(0, query.limit),
+    };
   }
 
   async #ruleName(studioId: string, ruleId: string): Promise<string | null> {

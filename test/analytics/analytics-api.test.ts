@@ -121,6 +121,36 @@ for (const engine of engines) {
         (await analytics(app, `/documents?${RANGE}`)).body.documents,
         reference.documents(seeded, D9, D10),
       );
+      // A search's drill-down: its rules and documents, as the lists above count them for it alone.
+      const shoes: Seeded = {
+        searches: seeded.searches.filter((s) => s.query.toLowerCase() === 'shoes'),
+        signals: seeded.signals,
+      };
+      const details = await analytics(app, `/searches/details?search=%20SHOES&${RANGE}`);
+      assert.equal(details.status, 200, JSON.stringify(details.body));
+      assert.deepEqual(details.body, {
+        search: 'shoes',
+        count: 4,
+        rules: reference.rules(shoes, D9, D10),
+        documents: reference.documents(shoes, D9, D10),
+      });
+      assert.deepEqual(
+        details.body.rules.map((r: { id: string; firedCount: number }) => [r.id, r.firedCount]),
+        [
+          ['boost', 3],
+          ['pin', 1],
+        ],
+      );
+      const limited = await analytics(app, `/searches/details?search=shoes&limit=1&${RANGE}`);
+      assert.equal(limited.body.rules.length, 1);
+      assert.equal(limited.body.documents.length, 1);
+      assert.deepEqual((await analytics(app, `/searches/details?search=nothing&${RANGE}`)).body, {
+        search: 'nothing',
+        count: 0,
+        rules: [],
+        documents: [],
+      });
+      assert.equal((await analytics(app, `/searches/details?${RANGE}`)).status, 400, 'search is required');
     });
 
     test('endDate is included, days are UTC, and the range defaults to the last 7 days', async (t) => {
@@ -158,6 +188,8 @@ for (const engine of engines) {
         'limit=1001',
         'offset=-1',
         'interval=week',
+        'startDate=2000-01-01&endDate=2026-03-09',
+        'interval=hour&startDate=2025-01-01&endDate=2026-03-09',
         'unknown=1',
       ]) {
         const path = query.startsWith('interval') ? `/rates?${query}` : `/searches?${query}`;

@@ -190,6 +190,8 @@ async function sampleFor(
       url = url.replace('{keyId}', created.id);
     }
   }
+  // The analytics of the seeded profile (empty, but every field of the answer's shape).
+  url = url.replace('{profile}', 'web');
   if (path.includes('{clientId}')) {
     const spare = await admin(app, 'POST', `/api/studios/${seeded.access.studioId}/clients`, {
       name: 'spare',
@@ -240,6 +242,7 @@ async function sampleFor(
     'GET /typeahead/suggestions': 'prefix=s',
     'GET /em-rules/evaluate': 'q=laptop&explain=true',
     'GET /api/studios/{id}/evaluate': 'q=laptop&explain=true',
+    'DELETE /api/signals': 'user_id=shopper-1',
   };
   if (key in bodies) payload = bodies[key];
   if (key in queries) url += `?${queries[key]}`;

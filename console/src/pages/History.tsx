@@ -6,27 +6,10 @@ import { api, type ErrorBody, errorOf } from '../api/client';
 import type { components } from '../api/schema';
 import { NO_PAGE, PagedTable, type PageInfo } from '../components/PagedTable';
 import { setQuery, useLocation } from '../router';
-import { actorFilter, actorName, plural, typeLabel } from '../words';
+import { ACTIONS, actorFilter, actorName, plural, typeLabel } from '../words';
 import { titleOf } from './rules/shared';
 
 type Event = components['schemas']['HistoryEvent'];
-
-/** The actions the history records most, in words; others as recorded. */
-const ACTIONS: Record<string, string> = {
-  create: 'Created',
-  update: 'Edited',
-  delete: 'Deleted',
-  publish: 'Published',
-  unpublish: 'Unpublished',
-  restore: 'Restored',
-  bulk: 'Changed in bulk',
-  put: 'Added',
-  'put-terms': 'Changed the terms',
-  'create-key': 'Created a key',
-  'revoke-key': 'Revoked a key',
-  'create-client': 'Created an API client',
-  'delete-client': 'Revoked an API client',
-};
 
 /**
  * The name of an event's object (from its content before or after the change): in full

@@ -1,6 +1,6 @@
 // Rules and Rewrites: the listing (filters, sort and paging kept in the URL), per-row
 // publishing and bulk publishing, the conflicts of each rule; the editor is rules/Editor.
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { api, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
 import { type ConfirmRequest, useConfirm } from '../components/Confirm';
 import { Loading } from '../components/Loading';
@@ -22,9 +22,11 @@ import {
   undoPublishedDeletion,
   undoUnpublish,
 } from './rules/calls';
-import { Editor } from './rules/Editor';
 import { type Entry, isRule, type Kind, type Rule, TYPES, titleOf } from './rules/shared';
 import { TryQuery } from './TryQuery';
+
+// The editor comes in a chunk of its own, with the date picker and tag inputs it uses.
+const Editor = lazy(() => import('./rules/Editor').then((m) => ({ default: m.Editor })));
 
 /**
  * The listing's query from the page's URL (filters, sort and page, 20 a page unless it says).
@@ -96,12 +98,14 @@ export function RulesPage({ session, kind }: { session: Session; kind: Kind }) {
       ) : rest === '' ? (
         <Listing kind={kind} studio={studio} session={session} />
       ) : (
-        <Editor
-          kind={kind}
-          studio={studio}
-          id={rest === 'new' ? undefined : decodeURIComponent(rest)}
-          session={session}
-        />
+        <Suspense fallback={<Loading what="the editor" />}>
+          <Editor
+            kind={kind}
+            studio={studio}
+            id={rest === 'new' ? undefined : decodeURIComponent(rest)}
+            session={session}
+          />
+        </Suspense>
       )}
     </>
   );

@@ -20,6 +20,7 @@ import * as history from './0501_history.js';
 import * as queryProfiles from './0502_query_profiles.js';
 import * as signals from './0601_signals.js';
 import * as analyticsRollups from './0602_analytics_rollups.js';
+import * as searchSignalByQuery from './0603_search_signal_by_query.js';
 import * as users from './0901_users.js';
 import * as userKnownClient from './0902_user_known_client.js';
 
@@ -47,6 +48,7 @@ const modules: Array<[string, MigrationModule]> = [
   ['0502_query_profiles', queryProfiles],
   ['0601_signals', signals],
   ['0602_analytics_rollups', analyticsRollups],
+  ['0603_search_signal_by_query', searchSignalByQuery],
   ['0901_users', users],
   ['0902_user_known_client', userKnownClient],
 ];

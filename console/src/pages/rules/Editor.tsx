@@ -1,15 +1,29 @@
-// The editor of a rule or rewrite: the common fields and the type's own fields as inputs,
-// the API's messages beside each field, a JSON view of what is sent (advanced), publishing,
-// and the staging-vs-live difference.
-import { type FormEvent, useEffect, useState } from 'react';
+// The editor of a rule or rewrite: every field as an input (the common fields, a rule's
+// conditions, schedule, precedence, tags, groups and segments, the type's own fields), the
+// API's messages beside each field, a JSON view of what is sent (for experts), the "Fires
+// for" hint, publishing, the staging-vs-live difference and the versions to restore.
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { type ErrorBody, errorOf, mayEdit, messageFor, type Session } from '../../api/client';
 import { Loading } from '../../components/Loading';
 import { TableScroll } from '../../components/TableScroll';
 import { Link, navigate } from '../../router';
 import { plainMessage, plainMessageFor, typeLabel } from '../../words';
-import { createEntry, type Edit, getEntry, moveEntry, updateEntry } from './calls';
+import { createEntry, type Edit, getEntry, KEPT_BY_THE_SERVICE, moveEntry, updateEntry } from './calls';
+import { FiresFor } from './FiresFor';
 import { type FieldTexts, KindFields, kindFieldNames, textsOf, valuesOf } from './KindFields';
+import {
+  bodyOf,
+  NEW_RULE_SETTINGS,
+  RuleFields,
+  type RuleSettings,
+  rewriteBodyOf,
+  rewriteSettingsOf,
+  SETTING_FIELDS,
+  SETTING_LABELS,
+  settingsOf,
+} from './RuleFields';
 import { type Entry, isRule, type Kind, kindFields, TYPES, titleOf } from './shared';
+import { Versions } from './Versions';
 
 /** The fields whose staging value differs from the live one: [field, staging, live]. */
 function differences(rule: Entry): [string, string, string][] {
@@ -20,24 +34,33 @@ function differences(rule: Entry): [string, string, string][] {
     .map((name) => [name, JSON.stringify(staging[name], null, 1), JSON.stringify(live[name], null, 1)]);
 }
 
-const COMMON_FIELDS = ['name', 'type', 'description', 'conditions'];
+const COMMON_FIELDS = ['name', 'type', 'description', ...SETTING_FIELDS];
 
 /** The labels of the fields the form shows, and of others the API may name in a message. */
 const FIELD_LABELS: Record<string, string> = {
   name: 'Name',
   type: 'Type',
   description: 'Description',
-  conditions: 'Queries',
-  'conditions.queries': 'Queries',
-  'conditions.effectiveStart': 'Start',
-  'conditions.effectiveEnd': 'End',
+  conditions: 'Conditions',
+  ...SETTING_LABELS,
   effectiveStart: 'Start',
   effectiveEnd: 'End',
-  tags: 'Tags',
-  groups: 'Groups',
-  segments: 'Segments',
-  precedence: 'Precedence',
   externalId: 'External id',
+};
+
+/** What each type does, in a line, under the type's choice. */
+const TYPE_HINTS: Record<string, string> = {
+  blockList: 'Hides the products listed from the results.',
+  boostList: 'Moves the products listed up the results.',
+  buryList: 'Moves the products listed down the results.',
+  pinned: 'Puts products at fixed places at the top of the results.',
+  redirect: 'Sends the shopper to a page instead of the results.',
+  banner: 'Shows a banner above (or beside) the results.',
+  synonym: 'Words that mean the same, searched for together.',
+  misspelling: 'A misspelt word, searched as its correction.',
+  phrase: 'Words kept together as a phrase.',
+  headTail: 'A query searched as its main word (the head).',
+  removeWords: "Words dropped from the shopper's query.",
 };
 
 /** A field named by the API, as the form would call it. */
@@ -61,56 +84,80 @@ export function Editor({
   const asRule = rule && isRule(rule) ? rule : undefined;
   const [type, setType] = useState<Entry['type']>(TYPES[kind][0]!);
   const [texts, setTexts] = useState<FieldTexts>(() => textsOf(TYPES[kind][0]!));
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [settings, setSettings] = useState<RuleSettings>(NEW_RULE_SETTINGS);
   const [error, setError] = useState<ErrorBody>();
   const [saved, setSaved] = useState<string>();
   const editable = mayEdit(session, 'rules', studio);
   const root = kind === 'rules' ? '/rules' : '/rewrites';
+  const form = useRef<HTMLFormElement>(null);
+  const focused = useRef<string>(undefined);
+
+  /** The form shows `loaded` (as read, saved or restored). */
+  const show = useCallback((loaded: Entry) => {
+    setRule(loaded);
+    setType(loaded.type);
+    setTexts(textsOf(loaded.type, kindFields(loaded)));
+    setDescription(loaded.description ?? '');
+    if (isRule(loaded)) {
+      setName(loaded.name);
+      setSettings(settingsOf(loaded));
+    } else setSettings(rewriteSettingsOf(loaded));
+  }, []);
 
   useEffect(() => {
     if (id === undefined) return;
     getEntry(kind, studio, id)
-      .then((loaded) => {
-        setRule(loaded);
-        setType(loaded.type);
-        setTexts(textsOf(loaded.type, kindFields(loaded)));
-      })
+      .then(show)
       .catch((e) => setError(errorOf(e)));
-  }, [kind, studio, id]);
+  }, [kind, studio, id, show]);
 
-  async function save(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const queries = String(form.get('queries') ?? '')
-      .split(',')
-      .map((q) => q.trim())
-      .filter(Boolean);
+  // The form is there for a new entry, or once the entry asked for is read (not the one before).
+  const ready =
+    id === undefined || (rule !== undefined && (rule.id === id || (isRule(rule) && rule.externalId === id)));
+  // The first field has the focus once the form is there (once per rule: not after a save).
+  useEffect(() => {
+    const which = id ?? 'new';
+    if (!ready || focused.current === which) return;
+    focused.current = which;
+    form.current?.querySelector<HTMLElement>('input:enabled, select:enabled, textarea:enabled')?.focus();
+  }, [ready, id]);
+
+  /** What Save sends: the form's every field, in the API's shape. */
+  function editOfForm(): Edit {
     const own = {
       ...(rule ? { ...rule, liveContent: undefined } : {}),
       ...valuesOf(type, texts),
       type,
     };
-    const description = String(form.get('description') ?? '');
     // The type's own fields go as typed (a number that is not one too, see valuesOf), for the
     // API to check and name beside the field; the fields set here have the schema's types.
-    const edit: Edit =
-      kind === 'rules'
-        ? {
-            kind,
-            body: {
-              ...own,
-              name: String(form.get('name')),
-              description,
-              conditions: { ...(asRule?.conditions ?? {}), queries },
-            },
-          }
-        : { kind, body: { ...own, description } };
+    return kind === 'rules'
+      ? { kind, body: { ...own, name, description, ...bodyOf(settings, asRule) } }
+      : { kind, body: { ...own, description, ...rewriteBodyOf(settings) } };
+  }
+  const jsonView = () => {
+    const { body } = editOfForm();
+    return JSON.stringify(
+      Object.fromEntries(Object.entries(body).filter(([n]) => !KEPT_BY_THE_SERVICE.has(n))),
+      null,
+      2,
+    );
+  };
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const edit = editOfForm();
     try {
       const answer = await (rule ? updateEntry(studio, rule.id, edit) : createEntry(studio, edit));
       setError(undefined);
       setSaved(`Saved ${titleOf(answer)}`);
-      setRule(answer);
-      if (!rule)
+      show(answer);
+      if (!rule) {
+        focused.current = answer.id;
         navigate(`${root}/${encodeURIComponent(answer.id)}?studio=${encodeURIComponent(studio)}`, true);
+      }
     } catch (e) {
       setSaved(undefined);
       setError(errorOf(e));
@@ -119,7 +166,7 @@ export function Editor({
 
   async function publish(current: Entry) {
     try {
-      setRule(await moveEntry(kind, studio, current.id, 'publish'));
+      show(await moveEntry(kind, studio, current.id, 'publish'));
       setSaved('Published');
     } catch (e) {
       setError(errorOf(e));
@@ -135,7 +182,10 @@ export function Editor({
     ) : null;
   };
   // Messages about no field shown here (a check across fields, a conflict) go below the form.
-  const shown = [...COMMON_FIELDS, ...kindFieldNames(type)];
+  const shown = [
+    ...(kind === 'rules' ? COMMON_FIELDS : ['type', 'description', 'tags', 'effectiveStart', 'effectiveEnd']),
+    ...kindFieldNames(type),
+  ];
   const otherMessages = error?.errors?.filter(
     (e) => !shown.some((f) => e.field === f || e.field.startsWith(`${f}.`) || e.field.startsWith(`${f}[`)),
   );
@@ -146,10 +196,7 @@ export function Editor({
     </p>
   );
   // A rule on its way is not a new one: no empty form until it is there.
-  if (
-    id !== undefined &&
-    (rule === undefined || (rule.id !== id && (!isRule(rule) || rule.externalId !== id)))
-  ) {
+  if (!ready) {
     return (
       <>
         {back}
@@ -168,6 +215,7 @@ export function Editor({
     <>
       {back}
       <form
+        ref={form}
         className="card"
         onSubmit={save}
         aria-label={rule ? `Edit ${titleOf(rule)}` : `New ${kind === 'rules' ? 'rule' : 'rewrite'}`}
@@ -180,8 +228,8 @@ export function Editor({
               <input
                 id="rule-name"
                 name="name"
-                defaultValue={asRule?.name ?? ''}
-                key={`name-${rule?.id}`}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
                 aria-invalid={!!messageFor(error, 'name')}
                 aria-describedby="name-error"
               />
@@ -195,7 +243,7 @@ export function Editor({
               name="type"
               value={type}
               disabled={rule !== undefined}
-              aria-describedby="type-error"
+              aria-describedby="rule-type-hint type-error"
               onChange={(e) => {
                 setType(e.target.value as Entry['type']);
                 setTexts(textsOf(e.target.value));
@@ -207,6 +255,9 @@ export function Editor({
                 </option>
               ))}
             </select>
+            <p className="hint" id="rule-type-hint">
+              {TYPE_HINTS[type] ?? ''}
+            </p>
             {field('type')}
           </div>
           <div className="field">
@@ -214,29 +265,37 @@ export function Editor({
             <input
               id="rule-description"
               name="description"
-              defaultValue={rule?.description ?? ''}
-              key={`d-${rule?.id}`}
-              aria-describedby="description-error"
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+              aria-describedby="rule-description-hint description-error"
             />
+            <p className="hint" id="rule-description-hint">
+              A note for the team: why it is there, until when, who asked.
+            </p>
             {field('description')}
           </div>
-          {kind === 'rules' && (
-            <div className="field">
-              <label htmlFor="rule-queries">Queries (comma-separated)</label>
-              <input
-                id="rule-queries"
-                name="queries"
-                defaultValue={asRule?.conditions.queries.join(', ') ?? ''}
-                key={`q-${rule?.id}`}
-                aria-describedby="conditions-error"
-              />
-              {field('conditions')}
-            </div>
-          )}
           <KindFields type={type} texts={texts} onChange={setTexts} error={error} />
+          {kind === 'rewrites' && (
+            <RuleFields rewrite settings={settings} onChange={setSettings} error={error} />
+          )}
+          {kind === 'rules' && (
+            <RuleFields
+              settings={settings}
+              onChange={setSettings}
+              error={error}
+              firesFor={
+                <FiresFor
+                  studio={studio}
+                  rule={asRule}
+                  queries={settings.queries}
+                  queryMatch={settings.queryMatch}
+                />
+              }
+            />
+          )}
           <details>
-            <summary>The {typeLabel(type).toLowerCase()} fields as JSON (for experts)</summary>
-            <pre>{JSON.stringify(valuesOf(type, texts), null, 2)}</pre>
+            <summary>The {kind === 'rules' ? 'rule' : 'rewrite'} as JSON (for experts)</summary>
+            <pre className="json">{jsonView()}</pre>
           </details>
           {otherMessages && otherMessages.length > 0 && (
             <p className="error" role="alert">
@@ -292,6 +351,19 @@ export function Editor({
             </table>
           </TableScroll>
         </section>
+      )}
+      {rule && (
+        <Versions
+          kind={kind}
+          studio={studio}
+          entry={rule}
+          editable={editable}
+          onRestored={(restored) => {
+            show(restored);
+            setError(undefined);
+            setSaved(undefined);
+          }}
+        />
       )}
     </>
   );

@@ -2,7 +2,7 @@
 // paths, through the console's one client: each names its path literally, so the path, query,
 // body and answer are those of the OpenAPI document. A refusal throws the common error body.
 import { api, dataOrThrow } from '../../api/client';
-import type { operations, paths } from '../../api/schema';
+import type { components, operations, paths } from '../../api/schema';
 import type { Entry, Kind } from './shared';
 
 type RulesListing = NonNullable<operations['listRulesInStudio']['parameters']['query']>;
@@ -119,8 +119,8 @@ export async function bulkStatus(studio: string, operationId: string): Promise<B
 }
 
 // What the service keeps of a rule or rewrite beside its content: not sent back when the
-// content is saved again (an undo).
-const KEPT_BY_THE_SERVICE = new Set([
+// content is saved again (an undo), not shown in the editor's JSON view.
+export const KEPT_BY_THE_SERVICE = new Set([
   'id',
   'createdBy',
   'creationDate',
@@ -186,4 +186,46 @@ export async function undoPublishedDeletion(kind: Kind, studio: string, before: 
   if (!before.liveContent) throw { message: 'its live content is not known' };
   const again = await createEntry(studio, editOf(kind, before.liveContent));
   await moveEntry(kind, studio, again.id, 'publish');
+}
+
+export type HistoryEvent = components['schemas']['HistoryEvent'];
+/** A page of a rule's or rewrite's history, newest first. */
+export interface HistoryPage {
+  content: HistoryEvent[];
+  page: { size: number; number: number; totalElements: number; totalPages: number };
+}
+
+/** A rule's or rewrite's history events, newest first: its versions to go back to. */
+export async function historyOf(kind: Kind, studio: string, id: string, size = 20): Promise<HistoryPage> {
+  const params = { path: { studioId: studio, id }, query: { size } };
+  return kind === 'rules'
+    ? dataOrThrow(api.GET('/studios/{studioId}/em-rules/{id}/history', { params }))
+    : dataOrThrow(api.GET('/studios/{studioId}/query-rewrites/{id}/history', { params }));
+}
+
+/** Makes the staging content a history event recorded the rule's or rewrite's staging again. */
+export async function restoreVersion(
+  kind: Kind,
+  studio: string,
+  id: string,
+  historyId: string,
+): Promise<Entry> {
+  const params = { path: { studioId: studio, id, historyId } };
+  return kind === 'rules'
+    ? dataOrThrow(api.POST('/studios/{studioId}/em-rules/{id}/history/{historyId}/restore', { params }))
+    : dataOrThrow(
+        api.POST('/studios/{studioId}/query-rewrites/{id}/history/{historyId}/restore', { params }),
+      );
+}
+
+export type Evaluation =
+  operations['evaluateQueryPreviewInStudio']['responses'][200]['content']['application/json'];
+type EvaluationRequest =
+  operations['evaluateQueryPreviewInStudio']['requestBody']['content']['application/json'];
+
+/** What the studio's rules do to a query (`useStaging`: the staging contents, drafts included). */
+export async function evaluate(studio: string, body: EvaluationRequest): Promise<Evaluation> {
+  return dataOrThrow(
+    api.POST('/studios/{studioId}/em-rules/evaluate', { params: { path: { studioId: studio } }, body }),
+  );
 }

@@ -40,6 +40,9 @@ export const COMMON = new Set([
   'segments',
   'precedence',
   'conditions',
+  // A rewrite's start and end (a rule's are in its conditions).
+  'effectiveStart',
+  'effectiveEnd',
   'deleted',
   'liveContent',
   'conflicts',
