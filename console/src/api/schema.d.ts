@@ -1308,6 +1308,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apps/{app}/analytics/{profile}/searches/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One search's drill-down: the rules that fired on it and the documents clicked after it (from the raw signals, kept for their retention) */
+        get: operations["getSearchDetailsInApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/apps/{app}/analytics/{profile}/rules": {
         parameters: {
             query?: never;
@@ -8088,6 +8105,74 @@ export interface operations {
                             conversionRate: number | null;
                             /** @description A fraction from 0 to 1; null when nothing was there to divide by */
                             addToCartRate: number | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getSearchDetailsInApp: {
+        parameters: {
+            query: {
+                /** @description The first UTC day (YYYY-MM-DD); default: 6 days before endDate */
+                startDate?: string;
+                /** @description The last UTC day, included (YYYY-MM-DD); default: today */
+                endDate?: string;
+                /**
+                 * @description The search string, as the top searches name it (compared as typeahead compares)
+                 * @example kettle
+                 */
+                search: string;
+                /** @description Rules and documents per answer, each (1-1000) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                profile: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        search: string;
+                        /** @description Its counted searches in the range */
+                        count: number;
+                        /** @description The rules that fired on those searches, most fired first */
+                        rules: {
+                            id: string;
+                            /** @description The rule's name in the profile's studio; null when it is not there (any more) */
+                            name: string | null;
+                            firedCount: number;
+                            /** @description A fraction from 0 to 1; null when nothing was there to divide by */
+                            clickThroughRate: number | null;
+                            /** @description A fraction from 0 to 1; null when nothing was there to divide by */
+                            conversionRate: number | null;
+                            /** @description A fraction from 0 to 1; null when nothing was there to divide by */
+                            addToCartRate: number | null;
+                        }[];
+                        /** @description The documents clicked, bought or put in a cart after those searches, most clicked first */
+                        documents: {
+                            docId: string;
+                            clickCount: number;
+                            conversionCount: number;
+                            addToCartCount: number;
                         }[];
                     };
                 };
