@@ -121,7 +121,14 @@ export default function AnalyticsPage() {
         <p role="status">Choose a query profile: its searches are counted on their own.</p>
       )}
       {app && profile && (
-        <ProfileAnalytics app={app} profile={profile} from={from} to={to} interval={interval} />
+        <ProfileAnalytics
+          app={app}
+          profile={profile}
+          from={from}
+          to={to}
+          interval={interval}
+          search={query.get('search') ?? ''}
+        />
       )}
     </>
   );
@@ -134,7 +141,11 @@ interface Scope {
   to: string;
 }
 
-function ProfileAnalytics({ interval, ...scope }: Scope & { interval: 'day' | 'hour' }) {
+function ProfileAnalytics({
+  interval,
+  search,
+  ...scope
+}: Scope & { interval: 'day' | 'hour'; search: string }) {
   const { app, profile, from, to } = scope;
   const [rates, setRates] = useState<Rate[]>();
   const [error, setError] = useState<ErrorBody>();
@@ -162,6 +173,7 @@ function ProfileAnalytics({ interval, ...scope }: Scope & { interval: 'day' | 'h
       {rates && <RatesChart rates={rates} interval={interval} range={range} />}
       <div className="analytics-tables">
         <TopSearches {...scope} />
+        {search && <SearchDetails scope={scope} search={search} />}
         <NoResults {...scope} />
         <NoClicks {...scope} />
         <RulesTable {...scope} />
@@ -327,10 +339,24 @@ function settled<T>(answer: { data?: T; error?: unknown }) {
 
 type TopSearch = Answer<`${typeof BASE}/searches`>['searches'][number];
 
+/** A search string that opens its drill-down. */
+function SearchLink({ search }: { search: string }) {
+  return (
+    <button
+      type="button"
+      className="link"
+      aria-label={`${search}: its rules and products`}
+      onClick={() => setQuery({ search })}
+    >
+      {search}
+    </button>
+  );
+}
+
 function TopSearches(scope: Scope) {
   const columns = useMemo<Column<TopSearch>[]>(
     () => [
-      { heading: 'Search', cell: (r) => r.search, csv: (r) => r.search },
+      { heading: 'Search', cell: (r) => <SearchLink search={r.search} />, csv: (r) => r.search },
       { heading: 'Searches', cell: (r) => count(r.count), csv: (r) => r.count, numeric: true },
       { heading: 'Results (latest)', cell: (r) => count(r.nbHits), csv: (r) => r.nbHits, numeric: true },
       { heading: 'Clicks', cell: (r) => count(r.clickCount), csv: (r) => r.clickCount, numeric: true },
@@ -419,7 +445,7 @@ type NoClick = Answer<`${typeof BASE}/searches/no-clicks`>['searches'][number];
 function NoClicks(scope: Scope) {
   const columns = useMemo<Column<NoClick>[]>(
     () => [
-      { heading: 'Search', cell: (r) => r.search, csv: (r) => r.search },
+      { heading: 'Search', cell: (r) => <SearchLink search={r.search} />, csv: (r) => r.search },
       { heading: 'Searches', cell: (r) => count(r.count), csv: (r) => r.count, numeric: true },
       { heading: 'Results (latest)', cell: (r) => count(r.nbHits), csv: (r) => r.nbHits, numeric: true },
     ],
@@ -444,6 +470,121 @@ function NoClicks(scope: Scope) {
 }
 
 type RuleRow = Answer<`${typeof BASE}/rules`>['rules'][number];
+type Details = Answer<`${typeof BASE}/searches/details`>;
+
+/** One search's drill-down: the rules that fired on it and the products clicked after it. */
+function SearchDetails({ scope, search }: { scope: Scope; search: string }) {
+  const [details, setDetails] = useState<Details>();
+  const [error, setError] = useState<ErrorBody>();
+  useEffect(() => {
+    setDetails(undefined);
+    api
+      .GET('/api/apps/{app}/analytics/{profile}/searches/details', {
+        params: {
+          path: { app: scope.app, profile: scope.profile },
+          query: { search, startDate: scope.from, endDate: scope.to, limit: 50 },
+        },
+      })
+      .then(({ data, error }) => {
+        setDetails(data);
+        setError(data ? undefined : errorOf(error));
+      });
+  }, [scope.app, scope.profile, scope.from, scope.to, search]);
+  const title = `Search “${search}”`;
+  return (
+    <section className="card analytics-table wide" aria-label={title}>
+      <div className="analytics-table-head">
+        <h2>{title}</h2>
+        <button type="button" onClick={() => setQuery({ search: undefined })}>
+          Close
+        </button>
+      </div>
+      <p className="hint">
+        What happened after this search in these days: the rules that acted on it and the products shoppers
+        clicked. Read from the shop's recorded searches, which are kept for 30 days.
+      </p>
+      {error && (
+        <p className="error" role="alert">
+          {error.message}
+        </p>
+      )}
+      {!error && !details && <Loading what={`the search “${search}”`} />}
+      {details && (
+        <>
+          <p role="status">{`${count(details.count)} ${details.count === 1 ? 'search' : 'searches'} in these days.`}</p>
+          <div className="analytics-details">
+            <div>
+              <h3>Rules that acted on it</h3>
+              {details.rules.length === 0 ? (
+                <p>No rule acted on it.</p>
+              ) : (
+                <SimpleTable
+                  label={`Rules of the search “${search}”`}
+                  headings={['Rule', 'Searches it acted on', 'Click-through rate', 'Conversion rate']}
+                  rows={details.rules.map((r) => [
+                    r.name ?? `A removed rule (${r.id})`,
+                    count(r.firedCount),
+                    percent(r.clickThroughRate),
+                    percent(r.conversionRate),
+                  ])}
+                />
+              )}
+            </div>
+            <div>
+              <h3>Products clicked after it</h3>
+              {details.documents.length === 0 ? (
+                <p>No product was clicked after it.</p>
+              ) : (
+                <SimpleTable
+                  label={`Products clicked after the search “${search}”`}
+                  headings={['Product', 'Clicks', 'Purchases', 'Adds to cart']}
+                  rows={details.documents.map((d) => [
+                    d.docId,
+                    count(d.clickCount),
+                    count(d.conversionCount),
+                    count(d.addToCartCount),
+                  ])}
+                />
+              )}
+            </div>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** A small table of text cells, the first column a name and the others figures. */
+function SimpleTable({ label, headings, rows }: { label: string; headings: string[]; rows: string[][] }) {
+  return (
+    <TableScroll label={label}>
+      <table>
+        <caption className="visually-hidden">{label}</caption>
+        <thead>
+          <tr>
+            {headings.map((h, i) => (
+              <th key={h} scope="col" className={i > 0 ? 'numeric' : undefined}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row[0]}>
+              {row.map((cell, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed
+                <td key={i} className={i > 0 ? 'numeric' : undefined}>
+                  {cell}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
 
 function RulesTable(scope: Scope) {
   const columns = useMemo<Column<RuleRow>[]>(
