@@ -47,6 +47,8 @@ import { liveRewritesOf, stagingRewritesOf, studioRewrites } from './rewrites/se
 import { rulesArea } from './rules/routes.js';
 import { studioRules } from './rules/rule-edits.js';
 import { rulesParts } from './rules/rules-parts.js';
+import { signalsArea } from './signals/routes.js';
+import { SignalsParts } from './signals/signals-parts.js';
 import type { Store } from './storage/database.js';
 import { PlannerStatistics } from './storage/planner-statistics.js';
 import { watchPool } from './storage/pool-metrics.js';
@@ -176,6 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // that API's publishes tell it to rebuild (`onLiveChange` below).
   const evaluation = new EvaluationParts(ctx, deps.rewrites ?? STORED_REWRITES);
   const statistics = new PlannerStatistics(deps.store.db, app.log);
+  const signals = new SignalsParts(ctx);
   const parts: AppParts = {
     limits: {
       adminLogin,
@@ -197,7 +200,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     typeahead: new TypeaheadParts(ctx),
     evaluation,
     history: new HistoryRetention({ ...ctx, retentionDays: deps.config.historyRetentionDays }),
-    query: new QueryParts(ctx),
+    query: new QueryParts(ctx, signals),
+    signals,
     statistics,
     early,
     shutdown,
@@ -209,6 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onReady', () => parts.evaluation.start());
   app.addHook('onReady', async () => parts.query.start());
+  app.addHook('onReady', async () => parts.signals.start());
   app.addHook('onClose', async () => {
     await parts.rules.close();
     await parts.typeahead.stop();
@@ -216,6 +221,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     unwatchPool();
     await parts.evaluation.stop();
     await parts.query.close();
+    // After the query endpoint: its last response signals are written.
+    await parts.signals.stop();
     await parts.statistics.settled();
   });
   // The rewrites' own notice of a changed live set, for their API and for imports alike.
@@ -247,6 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     evaluationArea(studioCredentials, parts.evaluation),
     historyArea,
     queryArea(parts.query, parts.evaluation, userCheck(parts.users.passwords, parts.users.auth)),
+    signalsArea(parts.signals, parts.query, userCheck(parts.users.passwords, parts.users.auth)),
   ];
   app.addSchema(ErrorBodySchema);
   for (const schema of areas.flatMap((area) => area.schemas ?? [])) app.addSchema(schema);
