@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { adminAuth, build, contractTest, engines, skipReason } from '../helpers/app.js';
 import { eventually } from '../helpers/eventually.js';
+import { parseExposition, sampleValue } from '../operations/exposition.js';
 import { basic, createUser, PASSWORD, signIn } from '../users/helpers.js';
 import { hasher, postSignals, profileWithKey, storedSignals } from './helpers.js';
 
@@ -178,6 +179,32 @@ for (const engine of engines) {
           (await postSignals(app, [click()], { headers: { cookie: session.cookie } })).status,
           403,
         );
+      },
+    );
+
+    contract(
+      'counts the signals accepted by type, those refused by reason, and their attribution',
+      async (t) => {
+        const { app } = await build(t, engine);
+        const metric = async (name: string, labels: Record<string, string>) => {
+          const scraped = await app.inject({ url: '/metrics', headers: { authorization: adminAuth } });
+          return sampleValue(parseExposition(scraped.body), name, labels);
+        };
+        await postSignals(
+          app,
+          [click(), click({}, { fusion_query_id: 'q1' }), { type: 'wishlist', params: {} }],
+          {
+            authorization: adminAuth,
+          },
+        );
+        assert.equal(await metric('searchdeck_signals_accepted_total', { type: 'click' }), 2);
+        assert.equal(await metric('searchdeck_signals_accepted_total', { type: 'custom' }), 1);
+        assert.equal(await metric('searchdeck_signals_attribution_total', { attribution: 'sent' }), 1);
+        assert.equal(await metric('searchdeck_signals_attribution_total', { attribution: 'none' }), 1);
+        await postSignals(app, [click(), { type: 7, params: {} }], { authorization: adminAuth });
+        await postSignals(app, [click()]);
+        assert.equal(await metric('searchdeck_signals_rejected_total', { reason: 'invalid' }), 2);
+        assert.equal(await metric('searchdeck_signals_rejected_total', { reason: 'unauthorized' }), 1);
       },
     );
 
