@@ -3,7 +3,7 @@
 // in this node's batch count.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { adminAuth, build, buildNodes, engines, skipReason } from '../helpers/app.js';
 import { hasher, postSignals, searchSignal, storedSignals } from './helpers.js';
 
 const T = Date.parse('2026-11-28T08:00:00.000Z');
@@ -126,6 +126,23 @@ for (const engine of engines) {
       assert.equal(edge.status, 200);
       const stored = (await storedSignals(store.db)).find((row) => row.id.endsWith('/edge'))!;
       assert.equal(stored.query_id, 'last');
+    });
+
+    test("a node finds the searches another node answered once that node's batch is written", async (t) => {
+      const nodes = await buildNodes(t, engine, 2);
+      const [one, two] = nodes.map((node) => node.app);
+      one!.parts.signals.searchSignals.add(
+        searchSignal({ id: 'on-one', at: T, user_hash: hasher.hash('u1') }),
+      );
+      await one!.parts.signals.searchSignals.flush();
+      const answer = await postSignals(
+        two!,
+        [{ id: 'c', type: 'click', timestamp: T + MIN, params: { docId: 'P1', user_id: 'u1' } }],
+        { authorization: adminAuth },
+      );
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const [stored] = await storedSignals(nodes[0]!.store.db);
+      assert.deepEqual([stored!.query_id, stored!.attribution], ['on-one', 'inferred']);
     });
   });
 }
