@@ -6,9 +6,8 @@ import type { Evaluation } from '../evaluation/evaluation.js';
 import type { EvaluationService } from '../evaluation/service.js';
 import { AppError, ForbiddenError, NotFoundError, ShuttingDownError } from '../http/errors.js';
 import { newQueryId } from '../signals/query-id.js';
-import type { SearchSignalTable } from '../signals/tables.js';
+import type { ResponseSignal } from '../signals/search-signal-batch.js';
 import type { Database } from '../storage/schema.js';
-import { termKey } from '../text/term-key.js';
 import { mayUseStudio, type Principal } from '../users/roles.js';
 import { answerPage } from './answer-page.js';
 import { LiveNodesTimeout, type QueryParts } from './query-parts.js';
@@ -191,10 +190,10 @@ export class QueryService {
       if (outcome.ok) {
         metrics.solrSeconds.observe({ profile: label }, (performance.now() - started) / 1000);
         metrics.requests.inc({ profile: label, outcome: 'ok' });
-        // A staging preview is an editor's query, not a shopper's: it teaches typeahead nothing.
         const queryId = newQueryId();
         const page = answerPage(outcome.body);
         this.parts.signals.searchSignals.add(this.responseSignal(prepared, queryId, page));
+        // A staging preview is an editor's query, not a shopper's: it teaches typeahead nothing.
         if (profile.logSearches && profile.typeahead !== undefined && !staging)
           this.parts.logs.add(profile.typeahead, prepared.q, page.hits);
         const fusion = { ...fusionOf(evaluation, node.name, dropped, staging), queryId };
@@ -246,30 +245,28 @@ export class QueryService {
     });
   }
 
-  /** The response signal of an answered query: what it showed, the shopper only as keyed hashes. */
+  /** What an answered query showed, for its response signal. */
   private responseSignal(
     prepared: PreparedQuery,
     queryId: string,
     page: { hits: number; ids: string[] },
-  ): SearchSignalTable {
-    const { hasher } = this.parts.signals;
+  ): ResponseSignal {
     const { app, profile, q, evaluation, segments, shopperIds, counted } = prepared;
     return {
-      id: queryId,
+      queryId,
       app,
-      profile_id: profile.id,
+      profileId: profile.id,
       collection: profile.collection,
       at: this.parts.now().getTime(),
       query: q,
-      query_key: termKey(q),
       rewritten: evaluation.rewrittenQuery,
       hits: page.hits,
-      doc_ids: JSON.stringify(page.ids),
-      rule_ids: JSON.stringify(evaluation.rules.map((rule) => rule.id)),
-      segment: segments.length === 0 ? null : segments.join(','),
-      user_hash: hasher.hash(shopperIds.user),
-      session_hash: hasher.hash(shopperIds.session),
-      counted: counted ? 1 : 0,
+      docIds: page.ids,
+      ruleIds: evaluation.rules.map((rule) => rule.id),
+      segments,
+      user: shopperIds.user,
+      session: shopperIds.session,
+      counted,
     };
   }
 }

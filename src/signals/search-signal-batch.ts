@@ -5,9 +5,54 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import { termKey } from '../text/term-key.js';
 import { insertSearchSignals } from './repository.js';
+import type { ShopperHasher } from './shopper-hash.js';
 import type { SignalMetrics } from './signal-metrics.js';
 import type { SearchSignalTable } from './tables.js';
+
+/** What an answered query showed, as the query path tells it (the shopper's values still in the clear). */
+export interface ResponseSignal {
+  queryId: string;
+  app: string;
+  profileId: string;
+  collection: string;
+  /** When it was answered (epoch ms). */
+  at: number;
+  query: string;
+  rewritten: string;
+  /** Solr's numFound. */
+  hits: number;
+  /** The ids on the page, in order. */
+  docIds: readonly string[];
+  ruleIds: readonly string[];
+  segments: readonly string[];
+  user: string | undefined;
+  session: string | undefined;
+  /** Made with a search-only key: a shopper's search. */
+  counted: boolean;
+}
+
+/** The stored row of a response signal: the shopper's id and session only as keyed hashes. */
+export function searchSignalRow(signal: ResponseSignal, hasher: ShopperHasher): SearchSignalTable {
+  return {
+    id: signal.queryId,
+    app: signal.app,
+    profile_id: signal.profileId,
+    collection: signal.collection,
+    at: signal.at,
+    query: signal.query,
+    query_key: termKey(signal.query),
+    rewritten: signal.rewritten,
+    hits: signal.hits,
+    doc_ids: JSON.stringify(signal.docIds),
+    rule_ids: JSON.stringify(signal.ruleIds),
+    segment: signal.segments.length === 0 ? null : signal.segments.join(','),
+    user_hash: hasher.hash(signal.user),
+    session_hash: hasher.hash(signal.session),
+    counted: signal.counted ? 1 : 0,
+  };
+}
 
 const FLUSH_MS = 1000;
 // Beyond this many rows waiting (a database that stopped answering), new ones are dropped
@@ -23,11 +68,17 @@ export class SearchSignalBatch {
     private readonly db: Kysely<Database>,
     private readonly log: FastifyBaseLogger,
     private readonly metrics: SignalMetrics,
+    private readonly hasher: ShopperHasher,
     private readonly flushMs = FLUSH_MS,
   ) {}
 
-  /** Queues one response signal for the next write. */
-  add(row: SearchSignalTable): void {
+  /** Queues one response signal for the next write (hashed now: no shopper's value waits in memory). */
+  add(signal: ResponseSignal): void {
+    this.addRow(searchSignalRow(signal, this.hasher));
+  }
+
+  /** Queues a row already made (tests set searches up this way). */
+  addRow(row: SearchSignalTable): void {
     if (this.#pending.length >= MAX_PENDING) {
       this.metrics.searchSignals.inc({ outcome: 'dropped' });
       return;

@@ -23,6 +23,7 @@ export class SignalsParts {
       ctx.store.db,
       ctx.log,
       this.metrics,
+      this.hasher,
       ctx.tuning.searchLogFlushMs,
     );
     this.retention = signalsRetentionJob(ctx);

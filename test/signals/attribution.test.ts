@@ -14,7 +14,7 @@ for (const engine of engines) {
     test('a click naming its search belongs to it, and takes its query and position from it', async (t) => {
       const { app, store } = await build(t, engine);
       // Still in the batch, not written: the click's request writes it first.
-      app.parts.signals.searchSignals.add(
+      app.parts.signals.searchSignals.addRow(
         searchSignal({ id: 'q-sent', at: T, query: 'Kettles', query_key: 'kettles' }),
       );
       const answer = await postSignals(
@@ -67,7 +67,7 @@ for (const engine of engines) {
           doc_ids: JSON.stringify(['P5']),
         }),
       ])
-        app.parts.signals.searchSignals.add(row);
+        app.parts.signals.searchSignals.addRow(row);
       await app.parts.signals.searchSignals.flush();
       const click = (id: string, at: number, params: Record<string, unknown>) => ({
         id,
@@ -131,7 +131,7 @@ for (const engine of engines) {
     test("a node finds the searches another node answered once that node's batch is written", async (t) => {
       const nodes = await buildNodes(t, engine, 2);
       const [one, two] = nodes.map((node) => node.app);
-      one!.parts.signals.searchSignals.add(
+      one!.parts.signals.searchSignals.addRow(
         searchSignal({ id: 'on-one', at: T, user_hash: hasher.hash('u1') }),
       );
       await one!.parts.signals.searchSignals.flush();

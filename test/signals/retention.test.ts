@@ -42,7 +42,7 @@ for (const engine of engines) {
         ['edge', 29.9],
         ['new', 1],
       ] as const)
-        app.parts.signals.searchSignals.add(searchSignal({ id, at: at(days) }));
+        app.parts.signals.searchSignals.addRow(searchSignal({ id, at: at(days) }));
       await app.parts.signals.searchSignals.flush();
       await insertSignals(store.db, [signal('s-old', at(30.01)), signal('s-new', at(2))]);
       assert.equal(await app.parts.signals.retention.runOnLease(), true);
