@@ -23,7 +23,7 @@ const OtherParam = oneOf(
   `must be a string of at most ${MAX_PARAM_LENGTH} characters, a number, a boolean or a list of such strings`,
   [
     Type.String({ maxLength: MAX_PARAM_LENGTH }),
-    Type.Number(),
+    Type.Number({ minimum: -1e15, maximum: 1e15 }),
     Type.Boolean(),
     Type.Array(Type.String({ maxLength: MAX_PARAM_LENGTH }), { maxItems: 100 }),
   ],

@@ -186,6 +186,7 @@ export const SearchLogEntry = Type.Object(
     hits: Type.Optional(
       Type.Integer({
         minimum: 0,
+        maximum: 1e15,
         description: "How many documents the search found; below the instance's minHits it is not counted",
       }),
     ),
