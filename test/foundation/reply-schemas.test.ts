@@ -235,7 +235,9 @@ async function sampleFor(
     'POST /api/history': { object: `note-${scope}`, action: 'noted', summary: 'A note' },
     'POST /api/query-profiles': { id: 'p-new', ...PROFILE },
     'PUT /api/query-profiles/{id}': PROFILE,
+    'POST /api/signals/{collection}': [{ type: 'click', params: { docId: 'P1', query: 'kettle' } }],
   };
+  url = url.replace('{collection}', PROFILE.collection);
   const queries: Record<string, string> = {
     'GET /api/links/directed': `resource=a-${scope}`,
     'DELETE /api/links': new URLSearchParams(link).toString(),
