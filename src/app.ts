@@ -204,7 +204,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     history: new HistoryRetention({ ...ctx, retentionDays: deps.config.historyRetentionDays }),
     query: new QueryParts(ctx, signals),
     signals,
-    analytics: new AnalyticsRollup({ ...ctx, retentionDays: deps.config.analyticsRetentionDays }),
+    analytics: new AnalyticsRollup({
+      ...ctx,
+      retentionDays: deps.config.analyticsRetentionDays,
+      rawRetentionDays: deps.config.signalsRetentionDays,
+    }),
     statistics,
     early,
     shutdown,

@@ -38,6 +38,7 @@ const NEEDS_A_CLUSTER = [
   '/searchCluster/{id}/status',
   '/searchCluster/{id}/nodes',
   '/searchCluster/{id}/systemInfo',
+  '/searchCluster/{id}/collections',
   // Answered by a Solr node (test/query covers it).
   '/query/{profile}',
 ];
