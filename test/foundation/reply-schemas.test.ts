@@ -246,6 +246,7 @@ async function sampleFor(
     'GET /em-rules/evaluate': 'q=laptop&explain=true',
     'GET /api/studios/{id}/evaluate': 'q=laptop&explain=true',
     'DELETE /api/signals': 'user_id=shopper-1',
+    'GET /api/analytics/{profile}/searches/details': 'search=shoes',
   };
   if (key in bodies) payload = bodies[key];
   if (key in queries) url += `?${queries[key]}`;
