@@ -9,6 +9,7 @@ import type { Shutdown } from './http/shutdown.js';
 import type { TokenService } from './oauth/token-service.js';
 import type { QueryParts } from './query/query-parts.js';
 import type { RulesParts } from './rules/rules-parts.js';
+import type { SignalsParts } from './signals/signals-parts.js';
 import type { PlannerStatistics } from './storage/planner-statistics.js';
 import type { TypeaheadParts } from './typeahead/typeahead-parts.js';
 import type { UsersParts } from './users/users-parts.js';
@@ -32,6 +33,8 @@ export interface AppParts {
   readonly query: QueryParts;
   /** The analytics rollups of the raw signals, rolled every few seconds on one node. */
   readonly analytics: AnalyticsRollup;
+  /** The response signals' batch, the shopper-hash key, the signals' retention job. */
+  readonly signals: SignalsParts;
   /** The planner's statistics of the large tables, refreshed after bulk writes and imports. */
   readonly statistics: PlannerStatistics;
   /** The paths answered before routing (suggestions, link checks) and how often they were. */

@@ -49,6 +49,8 @@ import { liveRewritesOf, stagingRewritesOf, studioRewrites } from './rewrites/se
 import { rulesArea } from './rules/routes.js';
 import { studioRules } from './rules/rule-edits.js';
 import { rulesParts } from './rules/rules-parts.js';
+import { signalsArea } from './signals/routes.js';
+import { SignalsParts } from './signals/signals-parts.js';
 import type { Store } from './storage/database.js';
 import { PlannerStatistics } from './storage/planner-statistics.js';
 import { watchPool } from './storage/pool-metrics.js';
@@ -178,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // that API's publishes tell it to rebuild (`onLiveChange` below).
   const evaluation = new EvaluationParts(ctx, deps.rewrites ?? STORED_REWRITES);
   const statistics = new PlannerStatistics(deps.store.db, app.log);
+  const signals = new SignalsParts(ctx);
   const parts: AppParts = {
     limits: {
       adminLogin,
@@ -199,8 +202,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     typeahead: new TypeaheadParts(ctx),
     evaluation,
     history: new HistoryRetention({ ...ctx, retentionDays: deps.config.historyRetentionDays }),
-    query: new QueryParts(ctx),
-    analytics: new AnalyticsRollup({ ...ctx, retentionDays: deps.config.analyticsRetentionDays }),
+    query: new QueryParts(ctx, signals),
+    signals,
+    analytics: new AnalyticsRollup({
+      ...ctx,
+      retentionDays: deps.config.analyticsRetentionDays,
+      rawRetentionDays: deps.config.signalsRetentionDays,
+    }),
     statistics,
     early,
     shutdown,
@@ -215,6 +223,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onReady', async () => {
     if (ctx.tuning.analyticsRollup !== false) parts.analytics.start();
   });
+  app.addHook('onReady', async () => parts.signals.start());
   app.addHook('onClose', async () => {
     await parts.rules.close();
     await parts.typeahead.stop();
@@ -223,6 +232,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     unwatchPool();
     await parts.evaluation.stop();
     await parts.query.close();
+    // After the query endpoint: its last response signals are written.
+    await parts.signals.stop();
     await parts.statistics.settled();
   });
   // The rewrites' own notice of a changed live set, for their API and for imports alike.
@@ -254,6 +265,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     evaluationArea(studioCredentials, parts.evaluation),
     historyArea,
     queryArea(parts.query, parts.evaluation, userCheck(parts.users.passwords, parts.users.auth)),
+    signalsArea(parts.signals, parts.query, userCheck(parts.users.passwords, parts.users.auth)),
     analyticsArea(parts.analytics),
   ];
   app.addSchema(ErrorBodySchema);

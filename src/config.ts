@@ -74,6 +74,12 @@ const settings = {
     schema: Type.Integer({ minimum: 1, maximum: 36_500 }),
     default: 396,
   },
+  signalsRetentionDays: {
+    env: 'SEARCHDECK_SIGNALS_RETENTION_DAYS',
+    // Raw signals (response signals and posted events) older than this are pruned by the hourly job.
+    schema: Type.Integer({ minimum: 1, maximum: 3650 }),
+    default: 30,
+  },
   sessionIdleMinutes: {
     env: 'SEARCHDECK_SESSION_IDLE_MINUTES',
     // A console session unused for this long ends (8 hours by default, 30 days at most).
@@ -225,6 +231,8 @@ function describeProblem(name: SettingName, raw: string): string {
       return `"${raw}" is not a number of milliseconds (1-3600000)`;
     case 'pgParallelWorkers':
       return `"${raw}" is not a number of workers (0-64)`;
+    case 'signalsRetentionDays':
+      return `"${raw}" is not a number of days (1-3650)`;
     case 'sessionIdleMinutes':
       return `"${raw}" is not a number of minutes (1-43200)`;
     case 'sessionMaxHours':

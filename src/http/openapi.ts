@@ -72,7 +72,7 @@ export const securitySchemes = {
     type: 'http',
     scheme: 'bearer',
     description:
-      'Query endpoint (`/api/apps/{app}/query/{profile}`): a search-only key of the profile, `Bearer sdq_…`.',
+      'Query endpoint (`/api/apps/{app}/query/{profile}`): a search-only key of the profile, `Bearer sdq_…`; Signals API (`/api/apps/{app}/signals/{collection}`): a key of a profile over the collection.',
   },
   clientBasic: {
     type: 'http',
@@ -99,6 +99,12 @@ const INTERFACES: Interface[] = [
     prefixes: ['/api/apps/:app/query/'],
     security: [{ queryKey: [] }, { basic: [] }],
     errors: [400, 401, 429],
+  },
+  // A search-only key of a profile over the collection, or a user's Basic credentials or session.
+  {
+    prefixes: ['/api/apps/:app/signals/'],
+    security: [{ queryKey: [] }, { basic: [] }, { session: [] }],
+    errors: [400, 401, 403, 429],
   },
   {
     prefixes: ['/api/', '/metrics'],
@@ -322,6 +328,10 @@ export function openApiOptions(version: string, rolesOf: RolesOf): FastifyDynami
         {
           name: 'query',
           description: "A shopper's query through a profile: rewritten, merchandised, sent to Solr, logged",
+        },
+        {
+          name: 'signals',
+          description: "Shoppers' clicks, carts, purchases and the shop's own events, in Fusion's shape",
         },
       ],
       components: { securitySchemes: securitySchemes as never },

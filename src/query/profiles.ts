@@ -21,6 +21,10 @@ import type { QueryProfileTable } from './tables.js';
 const LINK_ORIGINATOR = 'query-profiles';
 export const DEFAULT_TIMEOUT_MS = 5000;
 const KEY_PREFIX = 'sdq_';
+/** Fusion's names of the query parameters that carry the shopper's id and session. */
+export const DEFAULT_SHOPPER_PARAMS = { userParam: 'user_id', sessionParam: 'session' } as const;
+/** The endpoint's own parameters, which cannot also carry a shopper's id or session. */
+const ENDPOINT_PARAMS = new Set(['q', 'segment', 'staging']);
 
 /** A profile's name as an end of links. */
 export function profileObject(app: string, id: string): string {
@@ -35,6 +39,9 @@ export function toProfile(row: QueryProfileTable): QueryProfile {
     id: row.id,
     searchCluster: row.search_cluster,
     ...settings,
+    // Profiles stored before these settings existed: no origin, Fusion's parameter names.
+    allowedOrigins: settings.allowedOrigins ?? [],
+    signals: settings.signals ?? { ...DEFAULT_SHOPPER_PARAMS },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -93,6 +100,8 @@ export async function writeProfile(
     logSearches: body.logSearches ?? true,
     timeoutMs: body.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ...(body.display === undefined ? {} : { display: body.display }),
+    allowedOrigins: [...new Set(body.allowedOrigins ?? [])],
+    signals: { ...DEFAULT_SHOPPER_PARAMS, ...body.signals },
   };
   const at = now.toISOString();
   return inTransaction(db, async (trx) => {
@@ -241,6 +250,12 @@ export function keyOpens(
   return given.length === stored.hash.length && timingSafeEqual(given, stored.hash);
 }
 
+/** The id part of a search-only key as sent (`sdq_<id>_<secret>`), or undefined when it is none. */
+export function keyIdOf(key: string): string | undefined {
+  if (!key.startsWith(KEY_PREFIX) || key.charAt(KEY_PREFIX.length + 16) !== '_') return undefined;
+  return key.slice(KEY_PREFIX.length, KEY_PREFIX.length + 16);
+}
+
 /** Whether a credential looks like a search-only key (so other interfaces can refuse it plainly). */
 export function isQueryKey(credential: string): boolean {
   return credential.startsWith(KEY_PREFIX);
@@ -272,6 +287,22 @@ async function checkReferences(
       if (!isPlainField(name)) errors.push({ field, message: `${field} cannot name ${name}` });
     }
   }
+  const { userParam, sessionParam } = { ...DEFAULT_SHOPPER_PARAMS, ...body.signals };
+  for (const [field, name] of [
+    ['signals.userParam', userParam],
+    ['signals.sessionParam', sessionParam],
+  ] as const) {
+    if (ENDPOINT_PARAMS.has(name) || isForbiddenParam(name))
+      errors.push({
+        field,
+        message: `${field} cannot be ${name}: the endpoint or Solr reads that parameter`,
+      });
+  }
+  if (userParam === sessionParam)
+    errors.push({
+      field: 'signals.sessionParam',
+      message: 'signals.sessionParam must differ from signals.userParam',
+    });
   try {
     await getCluster(db, body.searchCluster, clusterInAnyApp ? {} : { app });
   } catch (error) {

@@ -2,7 +2,7 @@
 // (GET, or POST with a form as Solr takes it), sent with a profile's search-only key, or by a
 // user with Basic credentials or a console session. Answered by its route alone: its time is
 // Solr's, and a path with parameters is the router's to find (docs/decisions.md).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { TypedApp } from '../http/area.js';
 import { UnauthorizedError } from '../http/errors.js';
@@ -11,10 +11,12 @@ import type { Principal } from '../users/roles.js';
 import { sessionIdFrom } from '../users/session-cookie.js';
 import { QueryParams } from './schemas.js';
 import type { ServedProfiles } from './served-profiles.js';
-import type { QueryCaller, QueryService } from './service.js';
+import type { QueryAnswer, QueryCaller, QueryService } from './service.js';
 
 const CHALLENGE = 'Bearer realm="searchdeck-query", Basic realm="searchdeck", charset="UTF-8"';
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** Fusion's header for the id of a query's answer. */
+export const QUERY_ID_HEADER = 'x-fusion-query-id';
 
 /**
  * A user's Basic credentials or console session, to let users call the query endpoint too:
@@ -80,6 +82,18 @@ function callerOf(request: FastifyRequest): QueryCaller {
   return caller;
 }
 
+/**
+ * An answered query: its id in Fusion's header (the shop sends it back with the shopper's
+ * clicks as `fusion_query_id`), exposed to a page's script, and the body as built.
+ */
+function answered(reply: FastifyReply, { body, queryId }: QueryAnswer): FastifyReply {
+  return reply
+    .header(QUERY_ID_HEADER, queryId)
+    .header('access-control-expose-headers', QUERY_ID_HEADER)
+    .type(JSON_TYPE)
+    .send(body);
+}
+
 /** The endpoint takes a form, as Solr does; a JSON body is refused (415), not ignored. */
 function formBodies(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
@@ -108,13 +122,13 @@ export async function queryRoutes(
         const search = new URLSearchParams(
           request.url.slice(request.url.indexOf('?') + 1 || request.url.length),
         );
-        const body = await service.query(
+        const answer = await service.query(
           request.params.app,
           request.params.profile,
           search,
           callerOf(request),
         );
-        return reply.type(JSON_TYPE).send(body);
+        return answered(reply, answer);
       },
     );
     app.post(
@@ -122,13 +136,13 @@ export async function queryRoutes(
       { schema: { ...schema, operationId: 'queryForm' } },
       async (request, reply) => {
         const search = new URLSearchParams(typeof request.body === 'string' ? request.body : '');
-        const body = await service.query(
+        const answer = await service.query(
           request.params.app,
           request.params.profile,
           search,
           callerOf(request),
         );
-        return reply.type(JSON_TYPE).send(body);
+        return answered(reply, answer);
       },
     );
   });

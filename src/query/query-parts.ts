@@ -6,6 +6,7 @@
 import { type LiveNodes, type LiveNodesEvents, openClusterNodes } from '../clusters/service.js';
 import type { AppContext } from '../http/area.js';
 import { SecretBox } from '../security/secret-box.js';
+import type { SignalsParts } from '../signals/signals-parts.js';
 import { ChangeFeed } from '../storage/change-feed.js';
 import { QueryMetrics } from './query-metrics.js';
 import { SearchLogBatch } from './search-log-batch.js';
@@ -52,13 +53,18 @@ export class QueryParts {
   readonly feed: ChangeFeed;
   /** Aborted when a shutdown's grace runs out: queries still waiting on Solr are answered 503. */
   readonly stopping: AbortSignal;
+  /** Where each answered query's response signal goes, and the shopper-hash key. */
+  readonly signals: SignalsParts;
+  readonly now: () => Date;
   readonly #ctx: AppContext;
   readonly #box: SecretBox;
   readonly #clusters = new Map<string, Watched>();
   #closed = false;
 
-  constructor(ctx: AppContext) {
+  constructor(ctx: AppContext, signals: SignalsParts) {
     this.#ctx = ctx;
+    this.signals = signals;
+    this.now = ctx.now;
     this.stopping = ctx.stopping;
     this.#box = new SecretBox(ctx.secretKey);
     this.metrics = new QueryMetrics(ctx.metrics);

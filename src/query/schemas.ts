@@ -30,6 +30,29 @@ const Display = Type.Object(
 );
 export type Display = Static<typeof Display>;
 
+/** An origin a shop's pages are served from (`https://shop.example`), or `*` for any. */
+const Origin = Type.String({ minLength: 1, maxLength: 512, pattern: '^(\\*|https?://[^\\s/]+)$' });
+
+/** The parameters that carry a shopper's id and session: never sent to Solr, stored as keyed hashes. */
+const ShopperParams = Type.Object(
+  {
+    userParam: Type.Optional({
+      ...ParamName,
+      description: "The shopper's id (default `user_id`, Fusion's name)",
+    }),
+    sessionParam: Type.Optional({
+      ...ParamName,
+      description: "The shopper's session (default `session`, Fusion's name)",
+    }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'The query parameters naming the shopper and their session, for the response signals: read, hashed, never sent to Solr',
+    examples: [{ userParam: 'user_id', sessionParam: 'session' }],
+  },
+);
+
 const settings = {
   searchCluster: IdString,
   collection: Type.String({ minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9._-]+$' }),
@@ -67,6 +90,15 @@ const settings = {
     Type.Integer({ minimum: 50, maximum: 60_000, description: 'Per Solr request; default 5000' }),
   ),
   display: Type.Optional(Display),
+  allowedOrigins: Type.Optional(
+    Type.Array(Origin, {
+      maxItems: 100,
+      description:
+        "Origins whose pages may post signals to the profile's collection with its search-only key (CORS); none by default",
+      examples: [['https://shop.example.com']],
+    }),
+  ),
+  signals: Type.Optional(ShopperParams),
 };
 
 export const QueryProfileBody = Type.Object(settings, {
@@ -95,6 +127,8 @@ export const QueryProfileSchema = Type.Object(
     logSearches: Type.Boolean(),
     timeoutMs: Type.Integer(),
     display: Type.Optional(Display),
+    allowedOrigins: Type.Array(Type.String()),
+    signals: Type.Object({ userParam: Type.String(), sessionParam: Type.String() }),
     createdAt: Type.String(),
     updatedAt: Type.String(),
   },

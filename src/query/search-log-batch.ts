@@ -4,11 +4,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import { MAX_MIN_HITS } from '../typeahead/schemas.js';
 import { ingestSearches } from '../typeahead/search-log.js';
 
 const FLUSH_MS = 1000;
 // Beyond this many distinct queries waiting, new ones are not counted until the next flush.
 const MAX_PENDING = 100_000;
+/** Hits beyond the largest `minHits` an instance may have change nothing: counted as that many. */
+const HITS_CAP = MAX_MIN_HITS;
 
 export class SearchLogBatch {
   #pending = new Map<string, Map<string, number>>();
@@ -23,7 +26,12 @@ export class SearchLogBatch {
     private readonly flushMs = FLUSH_MS,
   ) {}
 
-  add(instanceId: string, query: string): void {
+  /**
+   * Counts one answered search of `query` that found `hits` documents. Searches are kept per
+   * query and number of hits (up to HITS_CAP), so the instance's `minHits` decides at ingestion
+   * which of them teach typeahead.
+   */
+  add(instanceId: string, query: string, hits: number): void {
     const text = query.trim();
     if (text.length === 0) return;
     let counts = this.#pending.get(instanceId);
@@ -31,10 +39,11 @@ export class SearchLogBatch {
       counts = new Map();
       this.#pending.set(instanceId, counts);
     }
-    const known = counts.get(text);
-    if (known !== undefined) counts.set(text, known + 1);
+    const key = `${Math.min(hits, HITS_CAP)}\u0000${text}`;
+    const known = counts.get(key);
+    if (known !== undefined) counts.set(key, known + 1);
     else if (this.#size < MAX_PENDING) {
-      counts.set(text, 1);
+      counts.set(key, 1);
       this.#size++;
     }
   }
@@ -63,7 +72,10 @@ export class SearchLogBatch {
     this.#size = 0;
     const now = this.now();
     for (const [instanceId, counts] of pending) {
-      const entries = [...counts].map(([query, count]) => ({ query, count }));
+      const entries = [...counts].map(([key, count]) => {
+        const separator = key.indexOf('\u0000');
+        return { query: key.slice(separator + 1), count, hits: Number(key.slice(0, separator)) };
+      });
       try {
         for (let i = 0; i < entries.length; i += 10_000) {
           await ingestSearches(this.db, instanceId, entries.slice(i, i + 10_000), now);

@@ -9,7 +9,7 @@ import { clusterVersions } from '../clusters/service.js';
 import type { Syncable } from '../storage/change-feed.js';
 import { CoalescingSync } from '../storage/coalescing-sync.js';
 import type { Database } from '../storage/schema.js';
-import { keyOpens, toProfile } from './profiles.js';
+import { keyIdOf, keyOpens, toProfile } from './profiles.js';
 import { selectAllKeys, selectAllProfiles } from './repository.js';
 import type { QueryProfile } from './schemas.js';
 import { type ProfilePolicy, profilePolicy } from './solr-request.js';
@@ -33,9 +33,17 @@ interface Snapshot {
   clusters: Map<string, string>;
   /** Keys as sent that opened a profile since this snapshot was read: no digest for them again. */
   opened: Map<string, { app: string; profileId: string }>;
+  /** The origins the profiles over each app's collection allow (`app\0collection`). */
+  origins: Map<string, Set<string>>;
 }
 
-const EMPTY: Snapshot = { profiles: new Map(), keys: new Map(), clusters: new Map(), opened: new Map() };
+const EMPTY: Snapshot = {
+  profiles: new Map(),
+  keys: new Map(),
+  clusters: new Map(),
+  opened: new Map(),
+  origins: new Map(),
+};
 
 function profileKey(app: string, id: string): string {
   return `${app}\u0000${id}`;
@@ -72,6 +80,24 @@ export class ServedProfiles implements Syncable {
     return true;
   }
 
+  /**
+   * The app and profile a search-only key (as sent) opens, or undefined for a key that is
+   * unknown, revoked or wrong.
+   */
+  profileOfKey(key: string): { app: string; profile: QueryProfile } | undefined {
+    const id = keyIdOf(key);
+    const stored = id === undefined ? undefined : this.#snapshot.keys.get(id);
+    if (!stored || !this.keyOpens(key, stored.app, stored.profileId)) return undefined;
+    const served = this.profile(stored.app, stored.profileId);
+    return served && { app: stored.app, profile: served.profile };
+  }
+
+  /** Whether a profile of `app` over `collection` lets pages of `origin` post signals (or any origin, `*`). */
+  originAllowed(app: string, collection: string, origin: string): boolean {
+    const allowed = this.#snapshot.origins.get(profileKey(app, collection));
+    return allowed !== undefined && (allowed.has('*') || allowed.has(origin));
+  }
+
   /** When a cluster's definition last changed, as of the last sync; undefined when it has none. */
   clusterVersion(id: string): string | undefined {
     return this.#snapshot.clusters.get(id);
@@ -96,9 +122,16 @@ export class ServedProfiles implements Syncable {
       clusterVersions(this.#db),
     ]);
     const profiles = new Map<string, ServedProfile>();
+    const origins = new Map<string, Set<string>>();
     for (const row of profileRows) {
       const profile = toProfile(row);
       profiles.set(profileKey(row.app, row.id), { profile, policy: profilePolicy(profile) });
+      const over = profileKey(row.app, profile.collection);
+      for (const origin of profile.allowedOrigins) {
+        const set = origins.get(over) ?? new Set<string>();
+        set.add(origin);
+        origins.set(over, set);
+      }
     }
     const keys = new Map<string, ServedKey>();
     for (const row of keyRows) {
@@ -108,6 +141,6 @@ export class ServedProfiles implements Syncable {
         hash: Buffer.from(row.secret_hash, 'hex'),
       });
     }
-    this.#snapshot = { profiles, keys, clusters, opened: new Map() };
+    this.#snapshot = { profiles, keys, clusters, opened: new Map(), origins };
   }
 }

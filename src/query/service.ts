@@ -5,11 +5,15 @@ import type { Kysely } from 'kysely';
 import type { Evaluation } from '../evaluation/evaluation.js';
 import type { EvaluationService } from '../evaluation/service.js';
 import { AppError, ForbiddenError, NotFoundError, ShuttingDownError } from '../http/errors.js';
+import { newQueryId } from '../signals/query-id.js';
+import type { ResponseSignal } from '../signals/search-signal-batch.js';
 import type { Database } from '../storage/schema.js';
 import { mayUseStudio, type Principal } from '../users/roles.js';
+import { answerPage } from './answer-page.js';
 import { LiveNodesTimeout, type QueryParts } from './query-parts.js';
 import type { QueryProfile } from './schemas.js';
 import type { ServedProfile } from './served-profiles.js';
+import { type ShopperIds, takeShopperIds } from './shopper-ids.js';
 import type { SolrOutcome } from './solr-client.js';
 import { readShopperRequest, type ShopperRequest, solrRequest } from './solr-request.js';
 
@@ -22,6 +26,7 @@ const ATTEMPTS = 3;
 
 /** A shopper's query read, its profile found and its rules evaluated: ready for Solr. */
 export interface PreparedQuery {
+  readonly app: string;
   readonly label: string;
   readonly profile: QueryProfile;
   readonly q: string;
@@ -30,6 +35,17 @@ export interface PreparedQuery {
   readonly evaluation: Evaluation;
   readonly form: string;
   readonly dropped: string[];
+  readonly segments: readonly string[];
+  /** The shopper's id and session as sent (hashed before anything is stored). */
+  readonly shopperIds: ShopperIds;
+  /** Made with a search-only key: a shopper's search, counted in analytics. */
+  readonly counted: boolean;
+}
+
+/** An answered query: Solr's answer with `fusion` as text, and the query id it carries. */
+export interface QueryAnswer {
+  readonly body: string;
+  readonly queryId: string;
 }
 
 /**
@@ -51,16 +67,23 @@ export class QueryService {
    * `staging=true`, its staging content, for a caller who may change it) before anything is
    * sent or counted: 400, 403 and 404 cost Solr nothing.
    */
-  async query(app: string, profileId: string, search: URLSearchParams, caller: QueryCaller): Promise<string> {
-    const shopper = readShopperRequest(search);
+  async query(
+    app: string,
+    profileId: string,
+    search: URLSearchParams,
+    caller: QueryCaller,
+  ): Promise<QueryAnswer> {
     const served = this.served(app, profileId);
-    if (!shopper.staging) return this.send(this.prepared(app, served, shopper, this.live(served, shopper)));
+    const { shopper, ids } = takeShopperIds(readShopperRequest(search), served.profile.signals);
+    const counted = caller === 'key';
+    if (!shopper.staging)
+      return this.send(this.prepared(app, served, shopper, this.live(served, shopper), ids, counted));
     mayPreviewStaging(caller, served.profile);
     const evaluation = await this.evaluation.preview(this.db, served.profile.studio ?? '', {
       ...this.context(served, shopper),
       useStaging: served.profile.studio !== undefined,
     });
-    return this.send(this.prepared(app, served, shopper, evaluation));
+    return this.send(this.prepared(app, served, shopper, evaluation, ids, counted));
   }
 
   // From memory: the node's copy of the profiles follows the database (query-parts).
@@ -83,9 +106,12 @@ export class QueryService {
     { profile, policy }: ServedProfile,
     shopper: ShopperRequest,
     evaluation: Evaluation,
+    shopperIds: ShopperIds,
+    counted: boolean,
   ): PreparedQuery {
     const { body, dropped } = solrRequest(profile, shopper, evaluation, policy);
     return {
+      app,
       label: `${app}/${profile.id}`,
       profile,
       q: shopper.q,
@@ -93,6 +119,9 @@ export class QueryService {
       evaluation,
       form: body.toString(),
       dropped,
+      segments: shopper.segments,
+      shopperIds,
+      counted,
     };
   }
 
@@ -102,7 +131,7 @@ export class QueryService {
    * (ZooKeeper unreachable), 503 when the service stops waiting for Solr at the end of a
    * shutdown's grace.
    */
-  async send(prepared: PreparedQuery): Promise<string> {
+  async send(prepared: PreparedQuery): Promise<QueryAnswer> {
     const { label, profile, staging, evaluation, form, dropped } = prepared;
     const { metrics } = this.parts;
     // Rules fired for shoppers: a staging preview's are not.
@@ -161,10 +190,14 @@ export class QueryService {
       if (outcome.ok) {
         metrics.solrSeconds.observe({ profile: label }, (performance.now() - started) / 1000);
         metrics.requests.inc({ profile: label, outcome: 'ok' });
+        const queryId = newQueryId();
+        const page = answerPage(outcome.body);
+        this.parts.signals.searchSignals.add(this.responseSignal(prepared, queryId, page));
         // A staging preview is an editor's query, not a shopper's: it teaches typeahead nothing.
         if (profile.logSearches && profile.typeahead !== undefined && !staging)
-          this.parts.logs.add(profile.typeahead, prepared.q);
-        return withFusion(outcome.body, fusionOf(evaluation, node.name, dropped, staging));
+          this.parts.logs.add(profile.typeahead, prepared.q, page.hits);
+        const fusion = { ...fusionOf(evaluation, node.name, dropped, staging), queryId };
+        return { body: withFusion(outcome.body, fusion), queryId };
       }
       if (outcome.kind === 'stopped') {
         // Not the node's fault: the service stopped waiting for it at the end of a shutdown's grace.
@@ -210,6 +243,31 @@ export class QueryService {
         solr: outcome.detail,
       },
     });
+  }
+
+  /** What an answered query showed, for its response signal. */
+  private responseSignal(
+    prepared: PreparedQuery,
+    queryId: string,
+    page: { hits: number; ids: string[] },
+  ): ResponseSignal {
+    const { app, profile, q, evaluation, segments, shopperIds, counted } = prepared;
+    return {
+      queryId,
+      app,
+      profileId: profile.id,
+      collection: profile.collection,
+      at: this.parts.now().getTime(),
+      query: q,
+      rewritten: evaluation.rewrittenQuery,
+      hits: page.hits,
+      docIds: page.ids,
+      ruleIds: evaluation.rules.map((rule) => rule.id),
+      segments,
+      user: shopperIds.user,
+      session: shopperIds.session,
+      counted,
+    };
   }
 }
 

@@ -23,12 +23,27 @@ const settings = {
   cacheMaxAgeSeconds: Type.Integer({ minimum: 0, maximum: 86_400 }),
 };
 
+/** The largest `minHits`: a search finding more documents than this always counts. */
+export const MAX_MIN_HITS = 1_000_000;
+
+/**
+ * The fewest documents a search logged with its hits must have found to teach typeahead
+ * (Algolia's name); 0 counts every search. Searches logged without hits always count.
+ */
+const minHits = Type.Integer({
+  minimum: 0,
+  maximum: MAX_MIN_HITS,
+  description:
+    'A search logged with its number of hits counts only when it found at least this many documents (0: every search); default 1',
+});
+
 /** What an instance gets for a setting its creation leaves out. */
 export const SETTING_DEFAULTS = {
   allowedOrigins: ['*'],
   topTermsWindowDays: 30,
   minCount: 3,
   cacheMaxAgeSeconds: 60,
+  minHits: 1,
 };
 
 // The defaults belong to creation only: a PATCH leaves out what it does not change.
@@ -48,6 +63,7 @@ export const InstanceCreateBody = Type.Object(
     cacheMaxAgeSeconds: Type.Optional(
       withDefault(settings.cacheMaxAgeSeconds, SETTING_DEFAULTS.cacheMaxAgeSeconds),
     ),
+    minHits: Type.Optional(withDefault(minHits, SETTING_DEFAULTS.minHits)),
   },
   { additionalProperties: false, examples: [{ id: 'shop-en', name: 'Shop (English)' }] },
 );
@@ -59,6 +75,7 @@ export const InstancePatchBody = Type.Object(
     topTermsWindowDays: Type.Optional(settings.topTermsWindowDays),
     minCount: Type.Optional(settings.minCount),
     cacheMaxAgeSeconds: Type.Optional(settings.cacheMaxAgeSeconds),
+    minHits: Type.Optional(minHits),
   },
   {
     additionalProperties: false,
@@ -74,6 +91,7 @@ export const InstanceSchema = Type.Object(
     topTermsWindowDays: Type.Integer(),
     minCount: Type.Integer(),
     cacheMaxAgeSeconds: Type.Integer(),
+    minHits: Type.Integer(),
     createdAt: Type.String(),
     updatedAt: Type.String(),
   },
@@ -87,6 +105,7 @@ export const InstanceSchema = Type.Object(
         topTermsWindowDays: 30,
         minCount: 3,
         cacheMaxAgeSeconds: 60,
+        minHits: 1,
         createdAt: '2026-11-24T06:28:36.712Z',
         updatedAt: '2026-11-24T06:28:36.712Z',
       },
@@ -164,6 +183,13 @@ export const SearchLogEntry = Type.Object(
     query: Type.String({ maxLength: 1000 }),
     timestamp: Type.Optional(Type.String({ description: 'ISO 8601; default now' })),
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    hits: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 1e15,
+        description: "How many documents the search found; below the instance's minHits it is not counted",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -210,6 +236,8 @@ export const TransferredInstanceSchema = Type.Object(
     id: InstanceId,
     name: Type.String({ minLength: 1, maxLength: 200 }),
     ...settings,
+    // Optional: documents exported before the setting existed import with its default.
+    minHits: Type.Optional(minHits),
     terms: Type.Object(
       {
         included: Type.Array(Type.String(), { maxItems: 4000 }),

@@ -36,7 +36,7 @@ export async function ingestSearches(
   writer?: SearchLogWriter,
 ): Promise<{ accepted: number; rejected: number }> {
   const nowMs = now.getTime();
-  const keyed: Array<{ key: string; term: string; at: number; count: number }> = [];
+  const keyed: Array<{ key: string; term: string; at: number; count: number; hits: number | undefined }> = [];
   let rejected = 0;
   const badTimestamps = [];
   // Keying comes before the instance is read: on SQLite a read waits for the one connection,
@@ -65,7 +65,7 @@ export async function ingestSearches(
       checked.set(entry.query, check);
     }
     if (!check.valid) rejected += count;
-    else keyed.push({ key: check.key, term: check.term, at, count });
+    else keyed.push({ key: check.key, term: check.term, at, count, hits: entry.hits });
   }
   const instance = await selectInstance(db, id);
   if (!instance) throw new NotFoundError(`no typeahead instance ${id}`);
@@ -77,9 +77,12 @@ export async function ingestSearches(
   // The entries of a batch mostly fall in one hour or a few: its name is written once per run.
   let hourStart = Number.NaN;
   let hour = '';
-  for (const { key, term, at, count } of keyed) {
+  for (const { key, term, at, count, hits } of keyed) {
     if (slice.due()) await slice.pass();
-    if (at < oldest || at > nowMs + FUTURE_TOLERANCE_MS) {
+    // A search that found (almost) nothing teaches typeahead nothing; one logged without its
+    // hits counts, as before the setting.
+    const tooFew = hits !== undefined && hits < instance.min_hits;
+    if (tooFew || at < oldest || at > nowMs + FUTURE_TOLERANCE_MS) {
       rejected += count;
       continue;
     }

@@ -34,6 +34,7 @@ function toInstance(row: InstanceRow): Instance {
     topTermsWindowDays: row.top_terms_window_days,
     minCount: row.min_count,
     cacheMaxAgeSeconds: row.cache_max_age_seconds,
+    minHits: row.min_hits,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -46,6 +47,7 @@ function settingColumns(patch: InstancePatch): Partial<InstanceRow> {
     ...(patch.topTermsWindowDays !== undefined ? { top_terms_window_days: patch.topTermsWindowDays } : {}),
     ...(patch.minCount !== undefined ? { min_count: patch.minCount } : {}),
     ...(patch.cacheMaxAgeSeconds !== undefined ? { cache_max_age_seconds: patch.cacheMaxAgeSeconds } : {}),
+    ...(patch.minHits !== undefined ? { min_hits: patch.minHits } : {}),
   };
 }
 
@@ -78,6 +80,7 @@ export async function createInstance(
     top_terms_window_days: create.topTermsWindowDays ?? SETTING_DEFAULTS.topTermsWindowDays,
     min_count: create.minCount ?? SETTING_DEFAULTS.minCount,
     cache_max_age_seconds: create.cacheMaxAgeSeconds ?? SETTING_DEFAULTS.cacheMaxAgeSeconds,
+    min_hits: create.minHits ?? SETTING_DEFAULTS.minHits,
     token_hash: tokens.hash(embedToken),
     previous_token_hash: null,
     previous_token_expires_at: null,

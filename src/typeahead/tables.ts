@@ -7,6 +7,8 @@ export interface TypeaheadInstanceTable {
   top_terms_window_days: number;
   min_count: number;
   cache_max_age_seconds: number;
+  /** Searches logged with fewer hits than this do not count. */
+  min_hits: number;
   token_hash: string;
   previous_token_hash: string | null;
   previous_token_expires_at: string | null;

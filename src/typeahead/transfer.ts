@@ -13,7 +13,7 @@ import {
   selectInstance,
   selectTerms,
 } from './repository.js';
-import type { TransferredInstance } from './schemas.js';
+import { SETTING_DEFAULTS, type TransferredInstance } from './schemas.js';
 import { getInstance } from './service.js';
 import { assertWithinLimit, checkedTerms } from './terms-service.js';
 import type { TypeaheadParts } from './typeahead-parts.js';
@@ -54,6 +54,7 @@ export async function importInstance(
     top_terms_window_days: instance.topTermsWindowDays,
     min_count: instance.minCount,
     cache_max_age_seconds: instance.cacheMaxAgeSeconds,
+    min_hits: instance.minHits ?? SETTING_DEFAULTS.minHits,
   };
   const exists = await selectInstance(db, id);
   if (exists && !options.replace) throw ConflictError.taken('id', `typeahead instance ${id} already exists`);

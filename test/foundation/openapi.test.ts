@@ -46,6 +46,7 @@ const rulesSecurity = (scope: string): Security => [{ bearer: [] }, { oauth2: [s
 const withSession = (security: Security): Security => [...security, { session: [] }];
 const EXPECTED_SECURITY: Array<[RegExp, Security | undefined]> = [
   [/^\/api\/apps\/\{app\}\/query\//, [{ queryKey: [] }, { basic: [] }]],
+  [/^\/api\/apps\/\{app\}\/signals\//, [{ queryKey: [] }, { basic: [] }, { session: [] }]],
   // Signing in needs no credential; who is signed in and signing out, the session.
   [/^\/api\/session$/, undefined],
   [/^\/api\//, [{ basic: [] }, { session: [] }]],

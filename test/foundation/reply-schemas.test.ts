@@ -38,6 +38,7 @@ const NEEDS_A_CLUSTER = [
   '/searchCluster/{id}/status',
   '/searchCluster/{id}/nodes',
   '/searchCluster/{id}/systemInfo',
+  '/searchCluster/{id}/collections',
   // Answered by a Solr node (test/query covers it).
   '/query/{profile}',
 ];
@@ -235,7 +236,9 @@ async function sampleFor(
     'POST /api/history': { object: `note-${scope}`, action: 'noted', summary: 'A note' },
     'POST /api/query-profiles': { id: 'p-new', ...PROFILE },
     'PUT /api/query-profiles/{id}': PROFILE,
+    'POST /api/signals/{collection}': [{ type: 'click', params: { docId: 'P1', query: 'kettle' } }],
   };
+  url = url.replace('{collection}', PROFILE.collection);
   const queries: Record<string, string> = {
     'GET /api/links/directed': `resource=a-${scope}`,
     'DELETE /api/links': new URLSearchParams(link).toString(),
@@ -243,6 +246,7 @@ async function sampleFor(
     'GET /em-rules/evaluate': 'q=laptop&explain=true',
     'GET /api/studios/{id}/evaluate': 'q=laptop&explain=true',
     'DELETE /api/signals': 'user_id=shopper-1',
+    'GET /api/analytics/{profile}/searches/details': 'search=shoes',
   };
   if (key in bodies) payload = bodies[key];
   if (key in queries) url += `?${queries[key]}`;

@@ -384,6 +384,8 @@ for (const engine of engines) {
           logSearches: true,
           timeoutMs: 5000,
           display: { title: 'name', image: 'image_url' },
+          allowedOrigins: [],
+          signals: { userParam: 'user_id', sessionParam: 'session' },
         },
       ]);
       assert.ok(document.metadata.secretsOmitted.includes('query-profile:shop/main#keys'));

@@ -2101,6 +2101,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apps/{app}/signals/{collection}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Signals in Fusion's shape: clicks, carts, purchases and the shop's own types (1-1,000)
+         * @description Every signal is checked before any is stored: a bad one refuses the request (400 naming its index and field). A signal with `fusion_query_id` belongs to that search; a click without one to the shopper's last search that showed the document within 30 minutes. docs/analytics.md has the details.
+         */
+        post: operations["postSignalsInApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2454,6 +2474,7 @@ export interface components {
          *       "topTermsWindowDays": 30,
          *       "minCount": 3,
          *       "cacheMaxAgeSeconds": 60,
+         *       "minHits": 1,
          *       "createdAt": "2026-11-24T06:28:36.712Z",
          *       "updatedAt": "2026-11-24T06:28:36.712Z"
          *     }
@@ -2465,6 +2486,7 @@ export interface components {
             topTermsWindowDays: number;
             minCount: number;
             cacheMaxAgeSeconds: number;
+            minHits: number;
             createdAt: string;
             updatedAt: string;
         };
@@ -2641,6 +2663,26 @@ export interface components {
                         image?: string;
                         price?: string;
                     };
+                    /**
+                     * @description Origins whose pages may post signals to the profile's collection with its search-only key (CORS); none by default
+                     * @example [
+                     *       "https://shop.example.com"
+                     *     ]
+                     */
+                    allowedOrigins?: string[];
+                    /**
+                     * @description The query parameters naming the shopper and their session, for the response signals: read, hashed, never sent to Solr
+                     * @example {
+                     *       "userParam": "user_id",
+                     *       "sessionParam": "session"
+                     *     }
+                     */
+                    signals?: {
+                        /** @description The shopper's id (default `user_id`, Fusion's name) */
+                        userParam?: string;
+                        /** @description The shopper's session (default `session`, Fusion's name) */
+                        sessionParam?: string;
+                    };
                 }[];
                 studios: {
                     id: string;
@@ -2712,6 +2754,8 @@ export interface components {
                     topTermsWindowDays: number;
                     minCount: number;
                     cacheMaxAgeSeconds: number;
+                    /** @description A search logged with its number of hits counts only when it found at least this many documents (0: every search); default 1 */
+                    minHits?: number;
                     terms: {
                         included: string[];
                         excluded: string[];
@@ -2801,6 +2845,11 @@ export interface components {
                 image?: string;
                 price?: string;
             };
+            allowedOrigins: string[];
+            signals: {
+                userParam: string;
+                sessionParam: string;
+            };
             createdAt: string;
             updatedAt: string;
         };
@@ -2836,6 +2885,26 @@ export interface components {
                 image?: string;
                 price?: string;
             };
+            /**
+             * @description Origins whose pages may post signals to the profile's collection with its search-only key (CORS); none by default
+             * @example [
+             *       "https://shop.example.com"
+             *     ]
+             */
+            allowedOrigins?: string[];
+            /**
+             * @description The query parameters naming the shopper and their session, for the response signals: read, hashed, never sent to Solr
+             * @example {
+             *       "userParam": "user_id",
+             *       "sessionParam": "session"
+             *     }
+             */
+            signals?: {
+                /** @description The shopper's id (default `user_id`, Fusion's name) */
+                userParam?: string;
+                /** @description The shopper's session (default `session`, Fusion's name) */
+                sessionParam?: string;
+            };
         };
         NewQueryProfileBody: {
             id: string;
@@ -2869,6 +2938,26 @@ export interface components {
                 title?: string;
                 image?: string;
                 price?: string;
+            };
+            /**
+             * @description Origins whose pages may post signals to the profile's collection with its search-only key (CORS); none by default
+             * @example [
+             *       "https://shop.example.com"
+             *     ]
+             */
+            allowedOrigins?: string[];
+            /**
+             * @description The query parameters naming the shopper and their session, for the response signals: read, hashed, never sent to Solr
+             * @example {
+             *       "userParam": "user_id",
+             *       "sessionParam": "session"
+             *     }
+             */
+            signals?: {
+                /** @description The shopper's id (default `user_id`, Fusion's name) */
+                userParam?: string;
+                /** @description The shopper's session (default `session`, Fusion's name) */
+                sessionParam?: string;
             };
         };
         /**
@@ -4257,6 +4346,11 @@ export interface operations {
                     minCount?: number;
                     /** @default 60 */
                     cacheMaxAgeSeconds?: number;
+                    /**
+                     * @description A search logged with its number of hits counts only when it found at least this many documents (0: every search); default 1
+                     * @default 1
+                     */
+                    minHits?: number;
                 };
             };
         };
@@ -4274,6 +4368,7 @@ export interface operations {
                         topTermsWindowDays: number;
                         minCount: number;
                         cacheMaxAgeSeconds: number;
+                        minHits: number;
                         createdAt: string;
                         updatedAt: string;
                         /** @description shown only here; only its hash is stored */
@@ -4385,6 +4480,8 @@ export interface operations {
                     topTermsWindowDays?: number;
                     minCount?: number;
                     cacheMaxAgeSeconds?: number;
+                    /** @description A search logged with its number of hits counts only when it found at least this many documents (0: every search); default 1 */
+                    minHits?: number;
                 };
             };
         };
@@ -4649,6 +4746,8 @@ export interface operations {
                     /** @description ISO 8601; default now */
                     timestamp?: string;
                     count?: number;
+                    /** @description How many documents the search found; below the instance's minHits it is not counted */
+                    hits?: number;
                 }[];
             };
         };
@@ -6324,6 +6423,11 @@ export interface operations {
                     minCount?: number;
                     /** @default 60 */
                     cacheMaxAgeSeconds?: number;
+                    /**
+                     * @description A search logged with its number of hits counts only when it found at least this many documents (0: every search); default 1
+                     * @default 1
+                     */
+                    minHits?: number;
                 };
             };
         };
@@ -6341,6 +6445,7 @@ export interface operations {
                         topTermsWindowDays: number;
                         minCount: number;
                         cacheMaxAgeSeconds: number;
+                        minHits: number;
                         createdAt: string;
                         updatedAt: string;
                         /** @description shown only here; only its hash is stored */
@@ -6467,6 +6572,8 @@ export interface operations {
                     topTermsWindowDays?: number;
                     minCount?: number;
                     cacheMaxAgeSeconds?: number;
+                    /** @description A search logged with its number of hits counts only when it found at least this many documents (0: every search); default 1 */
+                    minHits?: number;
                 };
             };
         };
@@ -6761,6 +6868,8 @@ export interface operations {
                     /** @description ISO 8601; default now */
                     timestamp?: string;
                     count?: number;
+                    /** @description How many documents the search found; below the instance's minHits it is not counted */
+                    hits?: number;
                 }[];
             };
         };
@@ -14642,6 +14751,99 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+        };
+    };
+    postSignalsInApp: {
+        parameters: {
+            query?: {
+                /** @description Answer once the signals are checked; they are written within seconds after */
+                async?: boolean;
+                /** @description Fusion's: make the signals searchable at once. Accepted; signals are always counted within seconds */
+                commit?: boolean;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                collection: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "type": "click",
+                 *         "timestamp": "2026-11-28T09:15:31.018Z",
+                 *         "params": {
+                 *           "query": "kettle",
+                 *           "docId": "P12",
+                 *           "fusion_query_id": "bWl4ZWQtc2lnbmFscw",
+                 *           "user_id": "u-42",
+                 *           "position": 3
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "application/json": {
+                    /** @description Unique per app and collection: a signal whose id is stored already is not stored again */
+                    id?: string;
+                    /** @description `click`, `cart`, `purchase`, or a type of the shop's own (letters, digits, `_ . : -`) */
+                    type: string;
+                    /** @description ISO 8601 or epoch milliseconds; default: when received */
+                    timestamp?: string | number;
+                    params: {
+                        /** @description The shopper's query */
+                        query?: string;
+                        /** @description The document the event is about (Fusion also reads `doc_id`) */
+                        docId?: string;
+                        doc_id?: string;
+                        /** @description The `x-fusion-query-id` of the answer that showed the document */
+                        fusion_query_id?: string;
+                        /** @description The shopper's id; stored only as a keyed hash */
+                        user_id?: string;
+                        /** @description The shopper's session; stored only as a keyed hash */
+                        session?: string;
+                        /** @description The document's 1-based place in the results */
+                        position?: number;
+                        /** @description Fusion App Insights' name of `position` */
+                        res_pos?: number;
+                        /** @description The unit price */
+                        price?: number;
+                        /** @description How many items (cart, purchase) */
+                        quantity?: number;
+                        /** @description The same as `quantity` */
+                        qty?: number;
+                    } & {
+                        [key: string]: string | number | boolean | string[];
+                    };
+                }[];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How many signals the request carried, all accepted */
+                        accepted: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
 }

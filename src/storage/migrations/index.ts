@@ -9,6 +9,7 @@ import * as searchClusters from './0100_search_clusters.js';
 import * as clusterCommitWithin from './0101_search_cluster_commit_within.js';
 import * as jobLease from './0201_job_lease.js';
 import * as typeahead from './0202_typeahead.js';
+import * as typeaheadMinHits from './0203_typeahead_min_hits.js';
 import * as rules from './0301_rules.js';
 import * as ruleBulkHeartbeat from './0302_rule_bulk_heartbeat.js';
 import * as studioIncarnation from './0303_studio_incarnation.js';
@@ -37,6 +38,7 @@ const modules: Array<[string, MigrationModule]> = [
   ['0101_search_cluster_commit_within', clusterCommitWithin],
   ['0201_job_lease', jobLease],
   ['0202_typeahead', typeahead],
+  ['0203_typeahead_min_hits', typeaheadMinHits],
   ['0301_rules', rules],
   ['0302_rule_bulk_heartbeat', ruleBulkHeartbeat],
   ['0303_studio_incarnation', studioIncarnation],

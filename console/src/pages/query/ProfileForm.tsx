@@ -142,6 +142,8 @@ export function ProfileForm({
       logSearches: form.get('logSearches') === 'on',
       ...(timeout ? { timeoutMs: Number(timeout) } : {}),
       ...displayOf(text),
+      // Not edited in this form yet: kept as they are, not reset to their defaults by a save.
+      ...(profile ? { allowedOrigins: profile.allowedOrigins, signals: profile.signals } : {}),
     };
     // A profile uses a cluster of its app: a cluster chosen from outside the app is put in the
     // app's context first (the link the API's app-scoped create would have made).
