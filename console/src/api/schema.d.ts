@@ -2772,7 +2772,7 @@ export interface components {
             publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
             markedForDeletion: boolean;
             /** @enum {unknown} */
-            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
             name: string;
             description: string;
             tags: string[];
@@ -2783,10 +2783,10 @@ export interface components {
             conditions: {
                 queries: string[];
                 /**
-                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                  * @enum {unknown}
                  */
-                queryMatch?: "is" | "contains";
+                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                 fieldValues: {
                     fieldName: string;
                     values: string[];
@@ -2815,9 +2815,28 @@ export interface components {
              */
             bannerUrl?: string;
             zone?: string;
+            boosts?: {
+                fieldName?: string;
+                value?: string;
+                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                query?: string;
+                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                weight: number;
+            }[];
+            params?: {
+                key: string;
+                value: string;
+                /** @enum {unknown} */
+                policy: "replace" | "append" | "default" | "remove";
+            }[];
+            responseValues?: {
+                key: string;
+                value: unknown;
+            }[];
+            facetFields?: string[];
             liveContent: {
                 /** @enum {unknown} */
-                type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                 name: string;
                 description: string;
                 tags: string[];
@@ -2828,10 +2847,10 @@ export interface components {
                 conditions: {
                     queries: string[];
                     /**
-                     * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                     * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                      * @enum {unknown}
                      */
-                    queryMatch?: "is" | "contains";
+                    queryMatch?: "is" | "contains" | "startsWith" | "empty";
                     fieldValues: {
                         fieldName: string;
                         values: string[];
@@ -2860,6 +2879,25 @@ export interface components {
                  */
                 bannerUrl?: string;
                 zone?: string;
+                boosts?: {
+                    fieldName?: string;
+                    value?: string;
+                    /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                    query?: string;
+                    /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                    weight: number;
+                }[];
+                params?: {
+                    key: string;
+                    value: string;
+                    /** @enum {unknown} */
+                    policy: "replace" | "append" | "default" | "remove";
+                }[];
+                responseValues?: {
+                    key: string;
+                    value: unknown;
+                }[];
+                facetFields?: string[];
             } | null;
             targetedDocuments?: {
                 fieldName: string;
@@ -2869,7 +2907,7 @@ export interface components {
                 id: string;
                 name: string;
                 /** @enum {unknown} */
-                type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                 reason: string;
             }[];
             /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -5059,7 +5097,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             precedence: number;
                         }[];
                         effect: {
@@ -5086,6 +5124,24 @@ export interface operations {
                                 url: string;
                                 zone: string;
                             }[];
+                            filters: {
+                                fieldName: string;
+                                values: string[];
+                            }[];
+                            queryBoosts: {
+                                query: string;
+                                weight: number;
+                            }[];
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues: {
+                                [key: string]: unknown;
+                            };
+                            facets: string[] | null;
                         };
                         solr: {
                             q: string;
@@ -5093,6 +5149,13 @@ export interface operations {
                             bq: string[];
                             elevateIds: string | null;
                             excludeIds: string | null;
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            facetFields: string[];
                         };
                         explanation?: {
                             lost: {
@@ -7212,7 +7275,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             precedence: number;
                         }[];
                         effect: {
@@ -7239,6 +7302,24 @@ export interface operations {
                                 url: string;
                                 zone: string;
                             }[];
+                            filters: {
+                                fieldName: string;
+                                values: string[];
+                            }[];
+                            queryBoosts: {
+                                query: string;
+                                weight: number;
+                            }[];
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues: {
+                                [key: string]: unknown;
+                            };
+                            facets: string[] | null;
                         };
                         solr: {
                             q: string;
@@ -7246,6 +7327,13 @@ export interface operations {
                             bq: string[];
                             elevateIds: string | null;
                             excludeIds: string | null;
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            facetFields: string[];
                         };
                         explanation?: {
                             lost: {
@@ -8019,10 +8107,10 @@ export interface operations {
                     conditions?: {
                         queries?: string[];
                         /**
-                         * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                         * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                          * @enum {unknown}
                          */
-                        queryMatch?: "is" | "contains";
+                        queryMatch?: "is" | "contains" | "startsWith" | "empty";
                         fieldValues?: {
                             fieldName: string;
                             values: string[];
@@ -8051,6 +8139,25 @@ export interface operations {
                      */
                     bannerUrl?: string;
                     zone?: string;
+                    boosts?: {
+                        fieldName?: string;
+                        value?: string;
+                        /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                        query?: string;
+                        /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                        weight: number;
+                    }[];
+                    params?: {
+                        key: string;
+                        value?: string;
+                        /** @enum {unknown} */
+                        policy?: "replace" | "append" | "default" | "remove";
+                    }[];
+                    responseValues?: {
+                        key: string;
+                        value: unknown;
+                    }[];
+                    facetFields?: string[];
                     externalId?: string | null;
                     /** @enum {unknown} */
                     contentType?: "RULE" | "QUERY_REWRITE";
@@ -8152,7 +8259,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -8163,10 +8270,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -8195,9 +8302,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -8208,10 +8334,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -8240,6 +8366,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -8249,7 +8394,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -8373,7 +8518,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -8384,10 +8529,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -8416,9 +8561,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -8429,10 +8593,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -8461,6 +8625,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -8470,7 +8653,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -8534,10 +8717,10 @@ export interface operations {
                     conditions?: {
                         queries?: string[];
                         /**
-                         * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                         * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                          * @enum {unknown}
                          */
-                        queryMatch?: "is" | "contains";
+                        queryMatch?: "is" | "contains" | "startsWith" | "empty";
                         fieldValues?: {
                             fieldName: string;
                             values: string[];
@@ -8566,6 +8749,25 @@ export interface operations {
                      */
                     bannerUrl?: string;
                     zone?: string;
+                    boosts?: {
+                        fieldName?: string;
+                        value?: string;
+                        /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                        query?: string;
+                        /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                        weight: number;
+                    }[];
+                    params?: {
+                        key: string;
+                        value?: string;
+                        /** @enum {unknown} */
+                        policy?: "replace" | "append" | "default" | "remove";
+                    }[];
+                    responseValues?: {
+                        key: string;
+                        value: unknown;
+                    }[];
+                    facetFields?: string[];
                     externalId?: string | null;
                     /** @enum {unknown} */
                     contentType?: "RULE" | "QUERY_REWRITE";
@@ -8667,7 +8869,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -8678,10 +8880,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -8710,9 +8912,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -8723,10 +8944,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -8755,6 +8976,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -8764,7 +9004,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -8911,7 +9151,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -8922,10 +9162,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -8954,9 +9194,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -8967,10 +9226,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -8999,6 +9258,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -9008,7 +9286,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -9128,7 +9406,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -9139,10 +9417,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -9171,9 +9449,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -9184,10 +9481,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -9216,6 +9513,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -9225,7 +9541,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -9345,7 +9661,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -9356,10 +9672,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -9388,9 +9704,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -9401,10 +9736,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -9433,6 +9768,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -9442,7 +9796,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -9604,7 +9958,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -9615,10 +9969,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -9647,9 +10001,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -9660,10 +10033,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -9692,6 +10065,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -9701,7 +10093,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -9922,10 +10314,10 @@ export interface operations {
                     conditions?: {
                         queries?: string[];
                         /**
-                         * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                         * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                          * @enum {unknown}
                          */
-                        queryMatch?: "is" | "contains";
+                        queryMatch?: "is" | "contains" | "startsWith" | "empty";
                         fieldValues?: {
                             fieldName: string;
                             values: string[];
@@ -9954,6 +10346,25 @@ export interface operations {
                      */
                     bannerUrl?: string;
                     zone?: string;
+                    boosts?: {
+                        fieldName?: string;
+                        value?: string;
+                        /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                        query?: string;
+                        /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                        weight: number;
+                    }[];
+                    params?: {
+                        key: string;
+                        value?: string;
+                        /** @enum {unknown} */
+                        policy?: "replace" | "append" | "default" | "remove";
+                    }[];
+                    responseValues?: {
+                        key: string;
+                        value: unknown;
+                    }[];
+                    facetFields?: string[];
                     externalId?: string | null;
                     /** @enum {unknown} */
                     contentType?: "RULE" | "QUERY_REWRITE";
@@ -10055,7 +10466,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -10066,10 +10477,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -10098,9 +10509,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -10111,10 +10541,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -10143,6 +10573,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -10152,7 +10601,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -10281,7 +10730,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -10292,10 +10741,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -10324,9 +10773,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -10337,10 +10805,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -10369,6 +10837,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -10378,7 +10865,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -10447,10 +10934,10 @@ export interface operations {
                     conditions?: {
                         queries?: string[];
                         /**
-                         * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                         * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                          * @enum {unknown}
                          */
-                        queryMatch?: "is" | "contains";
+                        queryMatch?: "is" | "contains" | "startsWith" | "empty";
                         fieldValues?: {
                             fieldName: string;
                             values: string[];
@@ -10479,6 +10966,25 @@ export interface operations {
                      */
                     bannerUrl?: string;
                     zone?: string;
+                    boosts?: {
+                        fieldName?: string;
+                        value?: string;
+                        /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                        query?: string;
+                        /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                        weight: number;
+                    }[];
+                    params?: {
+                        key: string;
+                        value?: string;
+                        /** @enum {unknown} */
+                        policy?: "replace" | "append" | "default" | "remove";
+                    }[];
+                    responseValues?: {
+                        key: string;
+                        value: unknown;
+                    }[];
+                    facetFields?: string[];
                     externalId?: string | null;
                     /** @enum {unknown} */
                     contentType?: "RULE" | "QUERY_REWRITE";
@@ -10580,7 +11086,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -10591,10 +11097,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -10623,9 +11129,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -10636,10 +11161,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -10668,6 +11193,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -10677,7 +11221,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -10834,7 +11378,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -10845,10 +11389,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -10877,9 +11421,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -10890,10 +11453,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -10922,6 +11485,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -10931,7 +11513,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -11056,7 +11638,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -11067,10 +11649,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -11099,9 +11681,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -11112,10 +11713,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -11144,6 +11745,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -11153,7 +11773,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -11278,7 +11898,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -11289,10 +11909,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -11321,9 +11941,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -11334,10 +11973,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -11366,6 +12005,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -11375,7 +12033,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -11547,7 +12205,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -11558,10 +12216,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -11590,9 +12248,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -11603,10 +12280,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -11635,6 +12312,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -11644,7 +12340,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -13502,7 +14198,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             precedence: number;
                         }[];
                         effect: {
@@ -13529,6 +14225,24 @@ export interface operations {
                                 url: string;
                                 zone: string;
                             }[];
+                            filters: {
+                                fieldName: string;
+                                values: string[];
+                            }[];
+                            queryBoosts: {
+                                query: string;
+                                weight: number;
+                            }[];
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues: {
+                                [key: string]: unknown;
+                            };
+                            facets: string[] | null;
                         };
                         solr: {
                             q: string;
@@ -13536,6 +14250,13 @@ export interface operations {
                             bq: string[];
                             elevateIds: string | null;
                             excludeIds: string | null;
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            facetFields: string[];
                         };
                         explanation?: {
                             lost: {
@@ -13608,7 +14329,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             precedence: number;
                         }[];
                         effect: {
@@ -13635,6 +14356,24 @@ export interface operations {
                                 url: string;
                                 zone: string;
                             }[];
+                            filters: {
+                                fieldName: string;
+                                values: string[];
+                            }[];
+                            queryBoosts: {
+                                query: string;
+                                weight: number;
+                            }[];
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues: {
+                                [key: string]: unknown;
+                            };
+                            facets: string[] | null;
                         };
                         solr: {
                             q: string;
@@ -13642,6 +14381,13 @@ export interface operations {
                             bq: string[];
                             elevateIds: string | null;
                             excludeIds: string | null;
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            facetFields: string[];
                         };
                         explanation?: {
                             lost: {
@@ -13713,7 +14459,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             precedence: number;
                         }[];
                         effect: {
@@ -13740,6 +14486,24 @@ export interface operations {
                                 url: string;
                                 zone: string;
                             }[];
+                            filters: {
+                                fieldName: string;
+                                values: string[];
+                            }[];
+                            queryBoosts: {
+                                query: string;
+                                weight: number;
+                            }[];
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues: {
+                                [key: string]: unknown;
+                            };
+                            facets: string[] | null;
                         };
                         solr: {
                             q: string;
@@ -13747,6 +14511,13 @@ export interface operations {
                             bq: string[];
                             elevateIds: string | null;
                             excludeIds: string | null;
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            facetFields: string[];
                         };
                         explanation?: {
                             lost: {
@@ -13826,7 +14597,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             precedence: number;
                         }[];
                         effect: {
@@ -13853,6 +14624,24 @@ export interface operations {
                                 url: string;
                                 zone: string;
                             }[];
+                            filters: {
+                                fieldName: string;
+                                values: string[];
+                            }[];
+                            queryBoosts: {
+                                query: string;
+                                weight: number;
+                            }[];
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues: {
+                                [key: string]: unknown;
+                            };
+                            facets: string[] | null;
                         };
                         solr: {
                             q: string;
@@ -13860,6 +14649,13 @@ export interface operations {
                             bq: string[];
                             elevateIds: string | null;
                             excludeIds: string | null;
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            facetFields: string[];
                         };
                         explanation?: {
                             lost: {
