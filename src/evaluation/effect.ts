@@ -78,8 +78,9 @@ export function mergeEffects(fired: readonly Ranked[]): {
   const pinnedValue = new Map<string, Ranked>();
   let redirectBy: Ranked | undefined;
   let facetsBy: Ranked | undefined;
-  const responseValueBy = new Map<string, Ranked>();
-  const params = new ParamMerge();
+  // Made when a rule of their kind fires: most evaluations fire none.
+  let responseValueBy: Map<string, Ranked> | undefined;
+  let params: ParamMerge | undefined;
   for (const rule of fired) {
     const { content } = rule;
     switch (content.type) {
@@ -151,9 +152,11 @@ export function mergeEffects(fired: readonly Ranked[]): {
         }
         break;
       case 'setParams':
+        params ??= new ParamMerge();
         params.add(rule, lost);
         break;
       case 'responseValue':
+        responseValueBy ??= new Map();
         for (const { key, value } of content.responseValues) {
           const holder = responseValueBy.get(key);
           if (holder !== undefined) {
@@ -181,7 +184,7 @@ export function mergeEffects(fired: readonly Ranked[]): {
         break;
     }
   }
-  [effect.params, sources.params] = params.result();
+  if (params !== undefined) [effect.params, sources.params] = params.result();
   effect.pins.sort((a, b) => a.position - b.position);
   // Each position is taken by one pin, of the rule that holds it.
   for (const pin of effect.pins) sources.pins.push(pinnedAt.get(pin.position)!.id);
