@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { bumpLiveVersion } from '../src/evaluation/repository.js';
 import { insertRules } from '../src/rules/repository.js';
 import type { Rule, RuleContent } from '../src/rules/rule.js';
+import { RULE_TYPES } from '../src/rules/rule-content.js';
 import { NEW_RULE_META } from '../src/rules/rule-rows.js';
 import { validateRuleContent } from '../src/rules/rule-validation.js';
 import { openStore } from '../src/storage/database.js';
@@ -23,7 +24,8 @@ const RULES = quick ? 2_000 : 10_000;
 const OTHERS = quick ? 10_000 : 100_000;
 const SECONDS = quick ? 2 : 6;
 const ROUNDS = quick ? 2 : 4;
-const TYPES = ['blockList', 'boostList', 'buryList', 'pinned', 'redirect', 'banner'] as const;
+// Every kind, those of category pages and campaigns included (issue 32).
+const TYPES = RULE_TYPES;
 const P99_MS = 2;
 const OF_BARE = 0.6;
 const REBUILD_MS = 50;
@@ -295,10 +297,7 @@ export async function seedStudio(
         name: `rule ${n}`,
         precedence: Math.floor(random() * 10),
         segments: random() < 0.1 ? ['vip'] : [],
-        conditions: {
-          queries: [pick(vocabulary.conditions)],
-          ...(random() < 0.2 ? { queryMatch: 'contains' } : {}),
-        },
+        conditions: conditionsOf(random(), pick(vocabulary.conditions)),
         ...typeFields(type, documents),
       });
       const at = new Date(Date.parse('2025-01-01T00:00:00Z') + n * 1000).toISOString();
@@ -321,8 +320,34 @@ export async function seedStudio(
   }
 }
 
+/** A fifth `contains`, a tenth `startsWith`, one in a hundred of the empty query, the rest `is`. */
+function conditionsOf(draw: number, query: string) {
+  if (draw < 0.2) return { queries: [query], queryMatch: 'contains' };
+  if (draw < 0.3) return { queries: [query], queryMatch: 'startsWith' };
+  if (draw < 0.31) return { queryMatch: 'empty' };
+  return { queries: [query] };
+}
+
 function typeFields(type: (typeof TYPES)[number], documents: string[]) {
   switch (type) {
+    case 'boostAttributes':
+      return {
+        boosts: [
+          { fieldName: 'brand', value: documents[0], weight: 5 },
+          { query: 'price:[10 TO 20]', weight: -2 },
+        ],
+      };
+    case 'setParams':
+      return {
+        params: [
+          { key: 'rows', value: '24' },
+          { key: 'fq', value: 'in_stock:true', policy: 'append' },
+        ],
+      };
+    case 'responseValue':
+      return { responseValues: [{ key: 'hero', value: { title: documents[0] } }] };
+    case 'setFacetList':
+      return { facetFields: ['brand', 'category'] };
     case 'pinned':
       return { pinnedValues: documents.map((value, i) => ({ value, position: i + 1 })) };
     case 'redirect':

@@ -1,5 +1,6 @@
-// A studio's live rules compiled for query matching: rules found by the query's key (`is`)
-// or by the query's words (`contains`, see contains-index.ts) instead of by a pass over
+// A studio's live rules compiled for query matching: rules found by the query's key (`is`),
+// by the keys of the query's first words (`startsWith`), by the query's words (`contains`, see
+// contains-index.ts) or as the rules of the empty query (`empty`), instead of by a pass over
 // every rule.
 import type { RuleContent } from '../rules/rule.js';
 import { termKey } from '../text/term-key.js';
@@ -36,6 +37,11 @@ export class CompiledRules {
   readonly #byId = new Map<string, CompiledRule>();
   readonly #always: CompiledRule[] = [];
   readonly #byKey = new Map<string, CompiledRule[]>();
+  readonly #byPrefix = new Map<string, CompiledRule[]>();
+  /** The rules of the empty query (browse and category pages). */
+  readonly #empty: CompiledRule[] = [];
+  /** The most words of a `startsWith` condition, so a query looks up no longer prefix. */
+  #longestPrefix = 0;
   readonly #contains = new ContainsIndex<CompiledRule>();
   #evaluation = 0;
 
@@ -114,8 +120,21 @@ export class CompiledRules {
     visit: { list: (list: CompiledRule[]) => void; contains: (words: readonly string[]) => void },
   ): void {
     const { conditions } = compiled.content;
+    if (conditions.queryMatch === 'empty') {
+      visit.list(this.#empty);
+      return;
+    }
     if (conditions.queries.length === 0) {
       visit.list(this.#always);
+      return;
+    }
+    if (conditions.queryMatch === 'startsWith') {
+      for (const query of conditions.queries) {
+        const key = termKey(query);
+        // Never lowered on removal: a bound a little high costs a lookup or two, never a match.
+        this.#longestPrefix = Math.max(this.#longestPrefix, key === '' ? 0 : key.split(' ').length);
+        visit.list(listOf(this.#byPrefix, key));
+      }
       return;
     }
     if (conditions.queryMatch !== 'contains') {
@@ -144,7 +163,17 @@ export class CompiledRules {
       if (fires(rule, at, input)) fired.push(rule);
     };
     for (const rule of this.#always) take(rule);
+    if (words.length === 0) for (const rule of this.#empty) take(rule);
     for (const rule of this.#byKey.get(words.join(' ')) ?? []) take(rule);
+    if (this.#byPrefix.size > 0) {
+      // One lookup per prefix of the query, up to the longest condition: bounded by the query.
+      let prefix = '';
+      const longest = Math.min(words.length, this.#longestPrefix);
+      for (let n = 0; n < longest; n++) {
+        prefix = n === 0 ? words[0]! : `${prefix} ${words[n]}`;
+        for (const rule of this.#byPrefix.get(prefix) ?? []) take(rule);
+      }
+    }
     this.#contains.match(words, take);
     return fired.sort(precedenceOrder);
   }

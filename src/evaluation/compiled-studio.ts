@@ -39,7 +39,8 @@ export class CompiledStudio {
 
   /** What the rules and rewrites do to the shopper's query: rewrites first, then the rules on the result. */
   evaluate(input: EvaluationInput): Evaluation {
-    const key = termKey(input.q);
+    // `*:*` is how a browse or category page asks for every document: the empty query.
+    const key = isMatchAll(input.q) ? '' : termKey(input.q);
     const rewritten = this.#rewrites.apply(key === '' ? [] : key.split(' '), input.at.getTime());
     const fired = this.#rules.matching(rewritten.words, input);
     const { effect, lost, sources } = mergeEffects(fired);
@@ -60,6 +61,10 @@ export class CompiledStudio {
     if (input.explain) evaluation.explanation = { lost };
     return evaluation;
   }
+}
+
+function isMatchAll(q: string): boolean {
+  return q.trim() === '*:*';
 }
 
 /** Compiles a studio in slices, so a large one does not hold the event loop for all of it. */

@@ -8,6 +8,38 @@ interface Ranked {
   content: RuleContent;
 }
 
+/** The effect of no rule. */
+export function emptyEffect(): Effect {
+  return {
+    blocked: [],
+    boosts: [],
+    buries: [],
+    pins: [],
+    redirect: null,
+    banners: [],
+    filters: [],
+    queryBoosts: [],
+    params: [],
+    responseValues: {},
+    facets: null,
+  };
+}
+
+/** The sources of no rule's effect. */
+export function emptySources(): EffectSources {
+  return {
+    blocked: [],
+    boosts: [],
+    buries: [],
+    pins: [],
+    filters: [],
+    queryBoosts: [],
+    params: [],
+    responseValues: {},
+    facets: null,
+  };
+}
+
 /**
  * Merges the fired rules' effects (already in precedence order), says what lost, and which rule
  * each part of the effect comes from.
@@ -17,8 +49,8 @@ export function mergeEffects(fired: readonly Ranked[]): {
   lost: LostEffect[];
   sources: EffectSources;
 } {
-  const effect: Effect = { blocked: [], boosts: [], buries: [], pins: [], redirect: null, banners: [] };
-  const sources: EffectSources = { blocked: [], boosts: [], buries: [], pins: [] };
+  const effect = emptyEffect();
+  const sources = emptySources();
   const lost: LostEffect[] = [];
   const blockedBy = new Map<string, Ranked>();
   const blockedValues = new Map<string, Set<string>>();
@@ -45,6 +77,10 @@ export function mergeEffects(fired: readonly Ranked[]): {
   const pinnedAt = new Map<number, Ranked>();
   const pinnedValue = new Map<string, Ranked>();
   let redirectBy: Ranked | undefined;
+  let facetsBy: Ranked | undefined;
+  // Made when a rule of their kind fires: most evaluations fire none.
+  let responseValueBy: Map<string, Ranked> | undefined;
+  let params: ParamMerge | undefined;
   for (const rule of fired) {
     const { content } = rule;
     switch (content.type) {
@@ -97,14 +133,97 @@ export function mergeEffects(fired: readonly Ranked[]): {
       case 'banner':
         effect.banners.push({ url: content.bannerUrl, zone: content.zone });
         break;
+      case 'filterList':
+        effect.filters.push({ fieldName: content.fieldName, values: content.fieldValues });
+        sources.filters.push(rule.id);
+        break;
+      case 'boostAttributes':
+        for (const { fieldName, value, query, weight } of content.boosts) {
+          if (query !== undefined) {
+            effect.queryBoosts.push({ query, weight });
+            sources.queryBoosts.push(rule.id);
+          } else if (weight > 0) {
+            effect.boosts.push({ fieldName: fieldName!, value: value!, weight });
+            sources.boosts.push(rule.id);
+          } else {
+            effect.buries.push({ fieldName: fieldName!, value: value!, weight: -weight });
+            sources.buries.push(rule.id);
+          }
+        }
+        break;
+      case 'setParams':
+        params ??= new ParamMerge();
+        params.add(rule, lost);
+        break;
+      case 'responseValue':
+        responseValueBy ??= new Map();
+        for (const { key, value } of content.responseValues) {
+          const holder = responseValueBy.get(key);
+          if (holder !== undefined) {
+            lost.push(
+              loss(rule, `response value ${key}`, holder, ranking(rule, holder, `one value of ${key}`)),
+            );
+            continue;
+          }
+          responseValueBy.set(key, rule);
+          effect.responseValues[key] = value;
+          sources.responseValues[key] = rule.id;
+        }
+        break;
+      case 'setFacetList':
+        if (facetsBy === undefined) {
+          facetsBy = rule;
+          effect.facets = content.facetFields;
+          sources.facets = rule.id;
+        } else {
+          const what = `facets ${content.facetFields.join(', ')}`;
+          lost.push(loss(rule, what, facetsBy, ranking(rule, facetsBy, 'one facet order')));
+        }
+        break;
       case 'blockList':
         break;
     }
   }
+  if (params !== undefined) [effect.params, sources.params] = params.result();
   effect.pins.sort((a, b) => a.position - b.position);
   // Each position is taken by one pin, of the rule that holds it.
   for (const pin of effect.pins) sources.pins.push(pinnedAt.get(pin.position)!.id);
   return { effect, lost, sources };
+}
+
+/**
+ * Solr parameters of `setParams` rules taken in precedence order: a key's replace, default or
+ * remove comes from the first rule that sets the key so (a later rule's lose), and every append
+ * applies, after them, so that an earlier replace does not wipe what is appended.
+ */
+class ParamMerge {
+  readonly #owner = new Map<string, Ranked>();
+  readonly #set: Array<[Effect['params'][number], string]> = [];
+  readonly #appended: Array<[Effect['params'][number], string]> = [];
+
+  add(rule: Ranked, lost: LostEffect[]): void {
+    if (rule.content.type !== 'setParams') return;
+    for (const { key, value, policy } of rule.content.params) {
+      const entry = { key, value, policy };
+      if (policy === 'append') {
+        this.#appended.push([entry, rule.id]);
+        continue;
+      }
+      const owner = this.#owner.get(key);
+      if (owner !== undefined && owner !== rule) {
+        const what = policy === 'remove' ? `remove ${key}` : `${policy} ${key}=${value}`;
+        lost.push(loss(rule, what, owner, ranking(rule, owner, `one rule sets ${key}`)));
+        continue;
+      }
+      this.#owner.set(key, rule);
+      this.#set.push([entry, rule.id]);
+    }
+  }
+
+  result(): [Effect['params'], string[]] {
+    const all = [...this.#set, ...this.#appended];
+    return [all.map(([entry]) => entry), all.map(([, id]) => id)];
+  }
 }
 
 function documentKey(fieldName: string, value: string): string {

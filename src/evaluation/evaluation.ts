@@ -43,7 +43,19 @@ export interface Effect {
   pins: Array<{ value: string; position: number }>;
   redirect: string | null;
   banners: Array<{ url: string; zone: string }>;
+  /** Filter lists: only documents whose field has one of the values (each rule's one `fq`). */
+  filters: Array<{ fieldName: string; values: string[] }>;
+  /** Boosts by a query (`boostAttributes`): above 0 boosts, below 0 buries by the weight's size. */
+  queryBoosts: Array<{ query: string; weight: number }>;
+  /** Solr parameters set by rules, in the order they are applied. */
+  params: Array<{ key: string; value: string; policy: ParamPolicy }>;
+  /** Key/value pairs for the storefront (`responseValue`), the first rule's per key. */
+  responseValues: Record<string, unknown>;
+  /** The facet fields in the order the storefront shows them (`setFacetList`), or null. */
+  facets: string[] | null;
 }
+
+export type ParamPolicy = 'replace' | 'append' | 'default' | 'remove';
 
 /**
  * The rule each part of the effect comes from, entry for entry: `pins[i]` is the rule of
@@ -57,6 +69,12 @@ export interface EffectSources {
   boosts: string[];
   buries: string[];
   pins: string[];
+  filters: string[];
+  queryBoosts: string[];
+  params: string[];
+  /** The rule of each response value, by key. */
+  responseValues: Record<string, string>;
+  facets: string | null;
 }
 
 export interface SolrParams {
@@ -65,6 +83,10 @@ export interface SolrParams {
   bq: string[];
   elevateIds: string | null;
   excludeIds: string | null;
+  /** Other Solr parameters, applied in order to the request (`setParams`). */
+  params: Array<{ key: string; value: string; policy: ParamPolicy }>;
+  /** `facet.field`s in order (`setFacetList`); the request also gets `facet=true`. */
+  facetFields: string[];
 }
 
 /** A part of a rule's effect that another rule's took precedence over. */

@@ -2,7 +2,7 @@
 import Type, { type Static } from 'typebox';
 import { errorMessage } from '../http/error-message.js';
 import { REWRITE_TYPES } from '../rewrites/rewrite.js';
-import { RULE_TYPES } from '../rules/rule-content.js';
+import { PARAM_POLICIES, RULE_TYPES } from '../rules/rule-content.js';
 
 const MAX_CONTEXT = 100;
 const Label = Type.String({ minLength: 1, maxLength: 100 });
@@ -51,6 +51,9 @@ export type EvaluateBody = Static<typeof EvaluateBody>;
 
 const Named = Type.Object({ id: Type.String(), name: Type.String() });
 const Weighted = Type.Object({ fieldName: Type.String(), value: Type.String(), weight: Type.Number() });
+const Params = Type.Array(
+  Type.Object({ key: Type.String(), value: Type.String(), policy: Type.Enum(PARAM_POLICIES) }),
+);
 
 export const EvaluationResponse = Type.Object({
   query: Type.String(),
@@ -78,6 +81,11 @@ export const EvaluationResponse = Type.Object({
     pins: Type.Array(Type.Object({ value: Type.String(), position: Type.Integer() })),
     redirect: Type.Union([Type.String(), Type.Null()]),
     banners: Type.Array(Type.Object({ url: Type.String(), zone: Type.String() })),
+    filters: Type.Array(Type.Object({ fieldName: Type.String(), values: Type.Array(Type.String()) })),
+    queryBoosts: Type.Array(Type.Object({ query: Type.String(), weight: Type.Number() })),
+    params: Params,
+    responseValues: Type.Record(Type.String(), Type.Unknown()),
+    facets: Type.Union([Type.Array(Type.String()), Type.Null()]),
   }),
   solr: Type.Object({
     q: Type.String(),
@@ -85,6 +93,8 @@ export const EvaluationResponse = Type.Object({
     bq: Type.Array(Type.String()),
     elevateIds: Type.Union([Type.String(), Type.Null()]),
     excludeIds: Type.Union([Type.String(), Type.Null()]),
+    params: Params,
+    facetFields: Type.Array(Type.String()),
   }),
   explanation: Type.Optional(
     Type.Object({

@@ -34,15 +34,24 @@ export function weight(w: number): string {
 
 /** The parameters a search application adds to its Solr request. */
 export function solrParams(rewritten: Rewritten, effect: Effect): SolrParams {
-  const fq = effect.blocked.map(
-    ({ fieldName, values }) => `-${escapedTerm(fieldName)}:(${values.map(quoted).join(' OR ')})`,
-  );
+  const fq = [
+    ...effect.blocked.map(
+      ({ fieldName, values }) => `-${escapedTerm(fieldName)}:(${values.map(quoted).join(' OR ')})`,
+    ),
+    ...effect.filters.map(
+      ({ fieldName, values }) => `${escapedTerm(fieldName)}:(${values.map(quoted).join(' OR ')})`,
+    ),
+  ];
   const bq = [
     ...effect.boosts.map(
       ({ fieldName, value, weight: w }) => `${escapedTerm(fieldName)}:${quoted(value)}^${weight(w)}`,
     ),
     ...effect.buries.map(
       ({ fieldName, value, weight: w }) => `(*:* -${escapedTerm(fieldName)}:${quoted(value)})^${weight(w)}`,
+    ),
+    // A query boost's query was written anew in its safe form when the rule was saved.
+    ...effect.queryBoosts.map(({ query, weight: w }) =>
+      w > 0 ? `(${query})^${weight(w)}` : `(*:* -(${query}))^${weight(-w)}`,
     ),
     ...rewritten.phrases.flatMap(({ words, boost }) =>
       boost === undefined || !(boost > 0) || !Number.isFinite(boost)
@@ -57,6 +66,8 @@ export function solrParams(rewritten: Rewritten, effect: Effect): SolrParams {
     bq,
     elevateIds: effect.pins.length === 0 ? null : effect.pins.map((p) => listItem(p.value)).join(','),
     excludeIds: excluded.length === 0 ? null : excluded.map(listItem).join(','),
+    params: effect.params,
+    facetFields: effect.facets ?? [],
   };
 }
 

@@ -15,7 +15,7 @@ import type { QueryProfile } from './schemas.js';
 import type { ServedProfile } from './served-profiles.js';
 import { type ShopperIds, takeShopperIds } from './shopper-ids.js';
 import type { SolrOutcome } from './solr-client.js';
-import { readShopperRequest, type ShopperRequest, solrRequest } from './solr-request.js';
+import { readShopperRequest, type ShopperRequest, shopperFilters, solrRequest } from './solr-request.js';
 
 /**
  * Nodes a query is tried on. A node without a replica of the collection forwards the query to
@@ -94,7 +94,12 @@ export class QueryService {
   }
 
   private context(served: ServedProfile, shopper: ShopperRequest) {
-    return { q: shopper.q, segment: shopper.segments, queryProfile: [served.profile.id] };
+    return {
+      q: shopper.q,
+      segment: shopper.segments,
+      queryProfile: [served.profile.id],
+      filter: shopperFilters(shopper, served.policy),
+    };
   }
 
   private live(served: ServedProfile, shopper: ShopperRequest): Evaluation {
@@ -301,6 +306,9 @@ function effectOf({ effect, sources }: Evaluation): object {
     blocked: effect.blocked.flatMap(({ fieldName, values }, i) =>
       values.map((value, j) => ({ fieldName, value, rule: sources.blocked[i]![j] })),
     ),
+    filters: effect.filters.map((filter, i) => ({ ...filter, rule: sources.filters[i] })),
+    queryBoosts: effect.queryBoosts.map((boost, i) => ({ ...boost, rule: sources.queryBoosts[i] })),
+    params: effect.params.map((param, i) => ({ ...param, rule: sources.params[i] })),
   };
 }
 
@@ -315,6 +323,10 @@ function fusionOf(evaluation: Evaluation, node: string, dropped: string[], stagi
     rules: evaluation.rules,
     redirect: effect.redirect,
     banners: effect.banners,
+    // The storefront's own data (Fusion's response values, Algolia's userData) and the order
+    // in which to show the facets (Algolia's facetOrdering); null when no rule sets one.
+    responseValues: effect.responseValues,
+    facets: effect.facets,
     effect: effectOf(evaluation),
     staging,
     node,

@@ -86,6 +86,53 @@ export function profilePolicy(profile: ProfileParams): ProfilePolicy {
 }
 
 /**
+ * The `setParams` rules' parameters, in evaluation's order, over the profile's and the
+ * shopper's: `replace` drops the values before it (a key replaced twice keeps both new
+ * values), `append` adds one, `default` sets one only where none was, `remove` drops them.
+ * What evaluation sets itself (`q`, `bq`, its `fq`) comes after, so a rule never undoes a block.
+ */
+function applyRuleParams(body: URLSearchParams, params: Evaluation['solr']['params']): void {
+  const replaced = new Set<string>();
+  const defaulted = new Set<string>();
+  for (const { key, value, policy } of params) {
+    // Checked when the rule was saved; a name forbidden since is still never sent.
+    if (isForbiddenParam(key)) continue;
+    if (policy === 'remove') body.delete(key);
+    else if (policy === 'append') body.append(key, value);
+    else if (policy === 'replace') {
+      if (!replaced.has(key)) body.delete(key);
+      replaced.add(key);
+      body.append(key, value);
+    } else if (!body.has(key) || defaulted.has(key)) {
+      defaulted.add(key);
+      body.append(key, value);
+    }
+  }
+}
+
+const MAX_FILTERS = 100;
+// `field:value` or `field:"a value"`: a filter that names one value of one field.
+const ONE_VALUE = /^([A-Za-z_][A-Za-z0-9_.]*):(?:"((?:[^"\\]|\\.)*)"|([^\s"()[\]{}\\]+))$/;
+
+/**
+ * The shopper's filters that name one value of a field (`fq=category:shoes`), as evaluation's
+ * `filter`s, so that rules on `conditions.fieldValues` fire on category pages. Only when the
+ * profile passes the shopper's `fq` on: a filter Solr never gets is not the page's.
+ */
+export function shopperFilters(shopper: ShopperRequest, policy: ProfilePolicy): string[] {
+  if (!policy.allowed.has('fq')) return [];
+  const filters: string[] = [];
+  for (const [name, value] of shopper.params) {
+    if (name !== 'fq' || filters.length === MAX_FILTERS) continue;
+    const match = ONE_VALUE.exec(value.trim());
+    if (match === null) continue;
+    const one = match[2] === undefined ? match[3]! : match[2].replace(/\\(.)/g, '$1');
+    filters.push(`${match[1]}:${one}`);
+  }
+  return filters;
+}
+
+/**
  * The form body of the Solr request, and the names of the shopper's parameters dropped (those
  * the profile does not allow). An allowed parameter whose value Solr would read as more than a
  * value (local parameters, a nested query, a function; shopper-params.ts) is refused: 400 naming
@@ -120,6 +167,13 @@ export function solrRequest(
   }
   for (const [name, value] of passed) body.append(name, value);
   const { solr } = evaluation;
+  applyRuleParams(body, solr.params);
+  if (solr.facetFields.length > 0) {
+    // The rule's facets, in its order, instead of the profile's or the shopper's.
+    body.set('facet', 'true');
+    body.delete('facet.field');
+    for (const field of solr.facetFields) body.append('facet.field', field);
+  }
   body.set('q', solr.q);
   for (const fq of solr.fq) body.append('fq', fq);
   for (const bq of solr.bq) body.append('bq', bq);

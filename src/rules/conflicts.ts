@@ -1,7 +1,7 @@
 // CONFLICTS: rules that can fire on the same query at the same time and act
 // against each other on a document. Judged on staging contents: the listing
 // shows staging, and the point is to warn an editor before publishing.
-import type { Rule, RuleContent, RuleType } from './rule.js';
+import { canonicalJson, type Rule, type RuleContent, type RuleType } from './rule.js';
 import { textKey } from './text-search.js';
 
 export interface RuleConflict {
@@ -13,7 +13,7 @@ export interface RuleConflict {
 
 export type ConflictCandidate = Pick<Rule, 'id' | 'staging'>;
 
-type Verb = 'blocks' | 'boosts' | 'buries' | 'pins';
+type Verb = 'blocks' | 'boosts' | 'buries' | 'pins' | 'keeps only';
 interface Document {
   fieldName: string;
   value: string;
@@ -22,12 +22,20 @@ interface Document {
 /** What a content does and when, indexed for comparing it with many others. */
 interface Profile {
   queryKeys: Set<string>;
+  /** Fires on the empty query only (`queryMatch: empty`). */
+  onEmpty: boolean;
   start: number;
   end: number;
   actions: Map<Verb, Map<string, Document>>;
   pinAt: Map<number, Document>;
   positionOf: Map<string, number>;
   redirect: string | null;
+  /** A filter list's field and values. */
+  filter: { fieldName: string; values: Set<string> } | null;
+  /** The values a `setParams` rule replaces, defaults or removes, by key (appends add up). */
+  params: Map<string, string>;
+  responseValues: Map<string, string>;
+  facets: string | null;
 }
 
 // Each pair acts against each other on a document; listed one way, checked both.
@@ -35,6 +43,7 @@ const OPPOSED: [Verb, Verb][] = [
   ['blocks', 'pins'],
   ['blocks', 'boosts'],
   ['boosts', 'buries'],
+  ['blocks', 'keeps only'],
 ];
 
 /**
@@ -77,12 +86,20 @@ function profile(content: RuleContent): Profile {
   const { queries, effectiveStart, effectiveEnd } = content.conditions;
   const result: Profile = {
     queryKeys: new Set(queries.map(textKey)),
+    onEmpty: content.conditions.queryMatch === 'empty',
     start: effectiveStart === null ? Number.NEGATIVE_INFINITY : Date.parse(effectiveStart),
     end: effectiveEnd === null ? Number.POSITIVE_INFINITY : Date.parse(effectiveEnd),
     actions: new Map(),
     pinAt: new Map(),
     positionOf: new Map(),
     redirect: content.type === 'redirect' ? content.url : null,
+    filter:
+      content.type === 'filterList'
+        ? { fieldName: content.fieldName, values: new Set(content.fieldValues) }
+        : null,
+    params: new Map(),
+    responseValues: new Map(),
+    facets: content.type === 'setFacetList' ? content.facetFields.join(', ') : null,
   };
   const act = (verb: Verb, fieldName: string, values: string[]) => {
     const documents = new Map(
@@ -93,6 +110,31 @@ function profile(content: RuleContent): Profile {
   if (content.type === 'blockList') act('blocks', content.fieldName, content.fieldValues);
   if (content.type === 'boostList') act('boosts', content.fieldName, content.fieldValues);
   if (content.type === 'buryList') act('buries', content.fieldName, content.fieldValues);
+  if (content.type === 'filterList') act('keeps only', content.fieldName, content.fieldValues);
+  if (content.type === 'boostAttributes') {
+    const byValue = content.boosts.filter((b) => b.query === undefined);
+    for (const [verb, sign] of [
+      ['boosts', 1],
+      ['buries', -1],
+    ] as const) {
+      const documents = new Map<string, Document>();
+      for (const { fieldName, value, weight } of byValue) {
+        if (Math.sign(weight) !== sign) continue;
+        const document = { fieldName: fieldName!, value: value! };
+        documents.set(documentKey(document), document);
+      }
+      if (documents.size > 0) result.actions.set(verb, documents);
+    }
+  }
+  if (content.type === 'setParams') {
+    for (const { key, value, policy } of content.params) {
+      if (policy !== 'append')
+        result.params.set(key, policy === 'remove' ? '(removed)' : `${policy} ${value}`);
+    }
+  }
+  if (content.type === 'responseValue') {
+    for (const { key, value } of content.responseValues) result.responseValues.set(key, canonicalJson(value));
+  }
   if (content.type === 'pinned') {
     act(
       'pins',
@@ -107,15 +149,57 @@ function profile(content: RuleContent): Profile {
   return result;
 }
 
-/** Same query (by key, or either matches every query) in overlapping effective ranges. */
+/**
+ * Same query (by key, or either matches every query; a rule of the empty query meets only
+ * those and its like) in overlapping effective ranges.
+ */
 function canFireTogether(a: Profile, b: Profile): boolean {
   const sameQuery =
-    a.queryKeys.size === 0 || b.queryKeys.size === 0 || [...a.queryKeys].some((key) => b.queryKeys.has(key));
+    a.onEmpty || b.onEmpty
+      ? a.queryKeys.size === 0 && b.queryKeys.size === 0
+      : a.queryKeys.size === 0 ||
+        b.queryKeys.size === 0 ||
+        [...a.queryKeys].some((key) => b.queryKeys.has(key));
   return sameQuery && a.start <= b.end && b.start <= a.end;
 }
 
 function clashes(self: Profile, them: Profile): string[] {
-  return [...opposedActions(self, them), ...pinClashes(self, them), ...redirectClash(self, them)];
+  return [
+    ...opposedActions(self, them),
+    ...pinClashes(self, them),
+    ...redirectClash(self, them),
+    ...filterClash(self, them),
+    ...keyedClashes('sets Solr parameter', self.params, them.params),
+    ...keyedClashes('returns response value', self.responseValues, them.responseValues),
+    ...facetClash(self, them),
+  ];
+}
+
+// Two filter lists of one field that share no value leave no document.
+function filterClash(self: Profile, them: Profile): string[] {
+  const [mine, theirs] = [self.filter, them.filter];
+  if (mine === null || theirs === null || mine.fieldName !== theirs.fieldName) return [];
+  if ([...mine.values].some((value) => theirs.values.has(value))) return [];
+  return [
+    `keeps only ${theirs.fieldName} ${listed([...theirs.values])}, where this rule keeps only ` +
+      `${listed([...mine.values])}: together they leave no document`,
+  ];
+}
+
+// The same key set to different things: only the rule first in precedence order gets its way.
+function keyedClashes(what: string, mine: Map<string, string>, theirs: Map<string, string>): string[] {
+  const reasons: string[] = [];
+  for (const [key, value] of theirs) {
+    const own = mine.get(key);
+    if (own !== undefined && own !== value)
+      reasons.push(`${what} ${key} (${value}), where this rule sets ${own}`);
+  }
+  return reasons;
+}
+
+function facetClash(self: Profile, them: Profile): string[] {
+  if (self.facets === null || them.facets === null || self.facets === them.facets) return [];
+  return [`orders the facets ${them.facets}, where this rule orders them ${self.facets}`];
 }
 
 function opposedActions(self: Profile, them: Profile): string[] {

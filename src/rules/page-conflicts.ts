@@ -89,6 +89,14 @@ export async function conflictsOfPage(
   return result;
 }
 
+const KINDS_MET_BY_TYPE = new Set<string>([
+  'redirect',
+  'filterList',
+  'setParams',
+  'responseValue',
+  'setFacetList',
+]);
+
 /**
  * What a rule's staging can clash on: the documents it acts on, the positions it pins,
  * and for a redirect the other redirects. Other rules sharing one are the candidates.
@@ -105,7 +113,9 @@ function candidateKeys(rule: Rule): FacetKey[] {
       keys.push({ kind: 'position', value: String(position), field: '' });
     }
   }
-  if (staging.type === 'redirect') keys.push({ kind: 'type', value: 'redirect', field: '' });
+  // Kinds that clash on something other than a document (a URL, a Solr parameter, a response
+  // value's key, the facets, a filter's values) meet every rule of their kind.
+  if (KINDS_MET_BY_TYPE.has(staging.type)) keys.push({ kind: 'type', value: staging.type, field: '' });
   return keys;
 }
 

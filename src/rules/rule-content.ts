@@ -2,10 +2,26 @@
 // defaults live here; validation and the wire schemas are derived from these.
 import Type, { type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 
-export const RULE_TYPES = ['blockList', 'boostList', 'buryList', 'pinned', 'redirect', 'banner'] as const;
+export const RULE_TYPES = [
+  'blockList',
+  'boostList',
+  'buryList',
+  'pinned',
+  'redirect',
+  'banner',
+  'filterList',
+  'boostAttributes',
+  'setParams',
+  'responseValue',
+  'setFacetList',
+] as const;
 export const CONTENT_TYPES = ['RULE', 'QUERY_REWRITE'] as const;
 /** How a rule's `conditions.queries` match a shopper's query; `is` when not set. */
-export const QUERY_MATCH_MODES = ['is', 'contains'] as const;
+export const QUERY_MATCH_MODES = ['is', 'contains', 'startsWith', 'empty'] as const;
+/** What a `setParams` entry does to the parameter of its key (Fusion's set-params policies). */
+export const PARAM_POLICIES = ['replace', 'append', 'default', 'remove'] as const;
+/** The most bytes a `responseValue` rule's pairs take, as JSON, all together. */
+export const MAX_RESPONSE_VALUES_BYTES = 1024;
 
 // Limits the spec leaves open; generous enough for real catalogues, small enough
 // that one rule stays well under the 1 MiB body limit and one database row.
@@ -42,7 +58,7 @@ export const Conditions = Type.Object(
     queryMatch: Type.Optional(
       Type.Enum(QUERY_MATCH_MODES, {
         description:
-          "How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).",
+          "How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).",
       }),
     ),
     fieldValues: Type.Array(ConditionFieldValue, { maxItems: MAX_LABELS, default: [] }),
@@ -75,6 +91,43 @@ export const PinnedValue = Type.Object(
   { additionalProperties: false },
 );
 
+/** A boost or bury of the documents with a field's value, or matching a filter query, by a weight. */
+export const AttributeBoost = Type.Object(
+  {
+    fieldName: Type.Optional(FieldName),
+    value: Type.Optional(Type.String(VALUE_TEXT)),
+    query: Type.Optional(
+      Type.String({
+        ...VALUE_TEXT,
+        description:
+          'Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`.',
+      }),
+    ),
+    weight: Type.Number({
+      minimum: -1_000_000,
+      maximum: 1_000_000,
+      description: "Above 0 boosts, below 0 buries (by the weight's size); never 0.",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** A Solr parameter a rule sets, with Fusion's policy. */
+export const SetParam = Type.Object(
+  {
+    key: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z_][A-Za-z0-9_.]*$' }),
+    value: Type.String({ maxLength: 1000, default: '' }),
+    policy: Type.Enum(PARAM_POLICIES, { default: 'replace' }),
+  },
+  { additionalProperties: false },
+);
+
+/** A key and its value (any JSON) returned to the storefront. */
+export const ResponseValuePair = Type.Object(
+  { key: Type.String({ minLength: 1, maxLength: 100 }), value: Type.Unknown() },
+  { additionalProperties: false },
+);
+
 /** The fields of each type, beside the common ones. */
 export const TypeFields = {
   blockList: { fieldName: FieldName, fieldValues: FieldValues },
@@ -86,6 +139,13 @@ export const TypeFields = {
   },
   redirect: { url: HttpUrl },
   banner: { bannerUrl: HttpUrl, zone: Type.String({ ...SHORT_TEXT, default: 'top' }) },
+  filterList: { fieldName: FieldName, fieldValues: FieldValues },
+  boostAttributes: { boosts: Type.Array(AttributeBoost, { minItems: 1, maxItems: 100 }) },
+  setParams: { params: Type.Array(SetParam, { minItems: 1, maxItems: 100 }) },
+  responseValue: { responseValues: Type.Array(ResponseValuePair, { minItems: 1, maxItems: 100 }) },
+  setFacetList: {
+    facetFields: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 100 }),
+  },
 } as const;
 
 function contentOf<const Name extends string, const Fields extends TProperties>(type: Name, fields: Fields) {
@@ -103,6 +163,11 @@ export const ContentSchemas = {
   pinned: contentOf('pinned', TypeFields.pinned),
   redirect: contentOf('redirect', TypeFields.redirect),
   banner: contentOf('banner', TypeFields.banner),
+  filterList: contentOf('filterList', TypeFields.filterList),
+  boostAttributes: contentOf('boostAttributes', TypeFields.boostAttributes),
+  setParams: contentOf('setParams', TypeFields.setParams),
+  responseValue: contentOf('responseValue', TypeFields.responseValue),
+  setFacetList: contentOf('setFacetList', TypeFields.setFacetList),
 };
 
 export type BlockListContent = Static<typeof ContentSchemas.blockList>;
@@ -111,6 +176,11 @@ export type BuryListContent = Static<typeof ContentSchemas.buryList>;
 export type PinnedContent = Static<typeof ContentSchemas.pinned>;
 export type RedirectContent = Static<typeof ContentSchemas.redirect>;
 export type BannerContent = Static<typeof ContentSchemas.banner>;
+export type FilterListContent = Static<typeof ContentSchemas.filterList>;
+export type BoostAttributesContent = Static<typeof ContentSchemas.boostAttributes>;
+export type SetParamsContent = Static<typeof ContentSchemas.setParams>;
+export type ResponseValueContent = Static<typeof ContentSchemas.responseValue>;
+export type SetFacetListContent = Static<typeof ContentSchemas.setFacetList>;
 
 /** What clients may leave out: every field with a default. */
 function optionalDefaults(properties: TProperties): Record<string, TSchema> {
@@ -127,8 +197,31 @@ const ConditionsInput = Type.Object(optionalDefaults(Conditions.properties), {
   default: {},
 });
 
+// A list of entries with defaults of their own (a `setParams` entry's policy) takes them
+// left out too.
+function entriesInput(properties: TProperties): TProperties {
+  const input: TProperties = {};
+  for (const [key, schema] of Object.entries(properties)) {
+    const items = (schema as { items?: TSchema }).items;
+    const entry = items !== undefined && Type.IsObject(items) ? items : undefined;
+    if (!Type.IsArray(schema) || entry === undefined) {
+      input[key] = schema;
+      continue;
+    }
+    const { minItems, maxItems } = schema as { minItems?: number; maxItems?: number };
+    const bounds: { minItems?: number; maxItems?: number } = {};
+    if (minItems !== undefined) bounds.minItems = minItems;
+    if (maxItems !== undefined) bounds.maxItems = maxItems;
+    input[key] = Type.Array(
+      Type.Object(optionalDefaults(entry.properties), { additionalProperties: false }),
+      bounds,
+    );
+  }
+  return input;
+}
+
 function inputOf(content: TObject): TObject {
-  return Type.Object(optionalDefaults({ ...content.properties, conditions: ConditionsInput }), {
+  return Type.Object(optionalDefaults({ ...entriesInput(content.properties), conditions: ConditionsInput }), {
     additionalProperties: false,
   });
 }
@@ -141,4 +234,9 @@ export const ContentInputSchemas: Record<(typeof RULE_TYPES)[number], TObject> =
   pinned: inputOf(ContentSchemas.pinned),
   redirect: inputOf(ContentSchemas.redirect),
   banner: inputOf(ContentSchemas.banner),
+  filterList: inputOf(ContentSchemas.filterList),
+  boostAttributes: inputOf(ContentSchemas.boostAttributes),
+  setParams: inputOf(ContentSchemas.setParams),
+  responseValue: inputOf(ContentSchemas.responseValue),
+  setFacetList: inputOf(ContentSchemas.setFacetList),
 };

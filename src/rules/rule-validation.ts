@@ -2,6 +2,7 @@
 // with it, field by field.
 import { Compile, type Validator } from 'typebox/compile';
 import Value from 'typebox/value';
+import { normaliseActions } from './action-checks.js';
 import type { FieldError, RuleContent, RuleIdentity, RuleType, Validation } from './rule.js';
 import { ContentInputSchemas, RULE_TYPES, TypeFields } from './rule-content.js';
 import { fieldErrors } from './schema-errors.js';
@@ -56,6 +57,7 @@ function contentMembers(body: Record<string, unknown>, type: RuleType) {
 
 function normalise(content: Record<string, unknown>): RuleContent {
   const withDefaults = Value.Default(ContentInputSchemas[content.type as RuleType], structuredClone(content));
+  normaliseActions(withDefaults as Record<string, unknown>);
   // The input schema is the content schema with defaults optional; after Default it is the content.
   const normalised = withDefaults as RuleContent;
   const conditions = normalised.conditions;

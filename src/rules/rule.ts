@@ -6,12 +6,17 @@ import type { FieldError } from '../http/schemas.js';
 import type {
   BannerContent,
   BlockListContent,
+  BoostAttributesContent,
   BoostListContent,
   BuryListContent,
   CONTENT_TYPES,
+  FilterListContent,
   PinnedContent,
   RedirectContent,
+  ResponseValueContent,
   RULE_TYPES,
+  SetFacetListContent,
+  SetParamsContent,
 } from './rule-content.js';
 
 export type RuleType = (typeof RULE_TYPES)[number];
@@ -24,7 +29,12 @@ export type RuleContent =
   | BuryListContent
   | PinnedContent
   | RedirectContent
-  | BannerContent;
+  | BannerContent
+  | FilterListContent
+  | BoostAttributesContent
+  | SetParamsContent
+  | ResponseValueContent
+  | SetFacetListContent;
 
 /** A stored rule. Dates are ISO 8601 strings in UTC, as answered. */
 export interface Rule {
@@ -66,17 +76,31 @@ export function isMarkedForDeletion(rule: Pick<Rule, 'staging' | 'live'>): boole
   return rule.live !== null && rule.staging.deleted;
 }
 
-/** The documents a content acts on by value: blocked, boosted, buried or pinned ones. */
+/**
+ * The documents a content acts on by value: blocked, boosted, buried, pinned or filtered ones
+ * (a filter list keeps the documents of its values, a boost by attribute moves those of its
+ * field values; a boost by a query names no one value).
+ */
 export function targetedDocuments(content: RuleContent): TargetedDocument[] {
   switch (content.type) {
     case 'blockList':
     case 'boostList':
     case 'buryList':
+    case 'filterList':
       return distinct(content.fieldValues.map((value) => ({ fieldName: content.fieldName, value })));
     case 'pinned':
       return distinct(content.pinnedValues.map(({ value }) => ({ fieldName: content.fieldName, value })));
+    case 'boostAttributes':
+      return distinct(
+        content.boosts.flatMap(({ fieldName, value }) =>
+          fieldName === undefined || value === undefined ? [] : [{ fieldName, value }],
+        ),
+      );
     case 'redirect':
     case 'banner':
+    case 'setParams':
+    case 'responseValue':
+    case 'setFacetList':
       return [];
   }
 }

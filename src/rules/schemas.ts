@@ -4,7 +4,13 @@ import { errorMessage } from '../http/error-message.js';
 import { listingQuerySchema, PublishStateSchema } from '../listing/query-schema.js';
 import { changedRule, newRule, publishedRule, RULE_ID } from './examples.js';
 import { EXTRA_FIELDS, SORT_PROPERTIES } from './listing-terms.js';
-import { CONTENT_TYPES, CommonContentFields, RULE_TYPES, TypeFields } from './rule-content.js';
+import {
+  CONTENT_TYPES,
+  CommonContentFields,
+  ContentInputSchemas,
+  RULE_TYPES,
+  TypeFields,
+} from './rule-content.js';
 
 export const RuleTypeSchema = Type.Enum(RULE_TYPES);
 export const ContentTypeSchema = Type.Enum(CONTENT_TYPES);
@@ -49,6 +55,11 @@ const AnyTypeFields = allOptional(
     ...TypeFields.pinned,
     ...TypeFields.redirect,
     ...TypeFields.banner,
+    ...TypeFields.filterList,
+    ...TypeFields.boostAttributes,
+    ...TypeFields.setParams,
+    ...TypeFields.responseValue,
+    ...TypeFields.setFacetList,
   }),
 );
 const CommonFields = withoutDefaults(CommonContentFields);
@@ -111,6 +122,8 @@ const bodyProperties = {
     ]),
   ),
   name: CommonFields.name,
+  // A set-params entry may leave out its value (a removal) and its policy (replace).
+  params: Type.Optional(withoutDefaults(ContentInputSchemas.setParams.properties.params!)),
   // Sent partially ({ queries } alone); the content validation applies the defaults.
   conditions: Type.Optional(Type.Partial(CommonFields.conditions)),
   externalId: Type.Optional(Nullable(ExternalId)),

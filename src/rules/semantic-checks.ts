@@ -1,4 +1,5 @@
 // Checks a schema cannot express. They run on a body the schema accepted.
+import { actionErrors } from './action-checks.js';
 import type { FieldError } from './rule.js';
 import { formatMessage } from './schema-errors.js';
 
@@ -9,10 +10,13 @@ interface CheckedInput {
   conditions?: { effectiveStart?: string | null; effectiveEnd?: string | null };
 }
 
-/** Problems of a schema-valid content body: URLs, the effective range, pins that collide. */
+/**
+ * Problems of a schema-valid content body: URLs, the effective range, pins that collide, and
+ * the actions' own (action-checks.ts).
+ */
 export function semanticErrors(content: Record<string, unknown>): FieldError[] {
   const input = content as CheckedInput;
-  return [...urlErrors(input), ...rangeErrors(input), ...pinErrors(input)];
+  return [...urlErrors(input), ...rangeErrors(input), ...pinErrors(input), ...actionErrors(content)];
 }
 
 function urlErrors(input: CheckedInput): FieldError[] {

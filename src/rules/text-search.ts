@@ -46,6 +46,21 @@ function typeValues(content: RuleContent): string[] {
       return [content.url];
     case 'banner':
       return [content.bannerUrl, content.zone];
+    case 'filterList':
+      return [content.fieldName, ...content.fieldValues];
+    case 'boostAttributes':
+      return content.boosts.flatMap(({ fieldName, value, query }) =>
+        query === undefined ? [fieldName ?? '', value ?? ''] : [query],
+      );
+    case 'setParams':
+      return content.params.flatMap(({ key, value }) => [key, value]);
+    case 'responseValue':
+      return content.responseValues.flatMap(({ key, value }) => [
+        key,
+        typeof value === 'string' ? value : JSON.stringify(value),
+      ]);
+    case 'setFacetList':
+      return content.facetFields;
   }
 }
 

@@ -72,6 +72,11 @@ for (const engine of engines) {
         pins: [{ value: 'P9', position: 1 }],
         redirect: null,
         banners: [],
+        filters: [],
+        queryBoosts: [],
+        params: [],
+        responseValues: {},
+        facets: null,
       });
       assert.deepEqual(answer.solr, {
         q: 'laptop',
@@ -79,6 +84,8 @@ for (const engine of engines) {
         bq: ['brand:"acme"^10', '(*:* -condition:"refurbished")^2.5'],
         elevateIds: 'P9',
         excludeIds: 'P1,P"2',
+        params: [],
+        facetFields: [],
       });
       assert.equal(answer.explanation.lost.length, 1);
       assert.equal(answer.explanation.lost[0].lost, 'pin P1 at position 2');

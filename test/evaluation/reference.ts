@@ -7,18 +7,24 @@ import { termKey } from '../../src/text/term-key.js';
 import { content } from '../rules/fixtures.js';
 
 export function referenceFired(rules: EvaluatedRule[], input: EvaluationInput): EvaluatedRule[] {
-  const key = termKey(input.q);
+  const key = input.q.trim() === '*:*' ? '' : termKey(input.q);
   const queryWords = key === '' ? [] : key.split(' ');
   const at = input.at.getTime();
   const fired = rules.filter(({ content: c }) => {
     const { conditions } = c;
     const queryMatches =
-      conditions.queries.length === 0 ||
-      conditions.queries.some((q) => {
-        const k = termKey(q);
-        if (conditions.queryMatch !== 'contains') return k === key;
-        return k === '' || k.split(' ').every((w) => queryWords.includes(w));
-      });
+      conditions.queryMatch === 'empty'
+        ? key === ''
+        : conditions.queries.length === 0 ||
+          conditions.queries.some((q) => {
+            const k = termKey(q);
+            if (conditions.queryMatch === 'startsWith') {
+              const words = k.split(' ');
+              return words.every((w, i) => queryWords[i] === w);
+            }
+            if (conditions.queryMatch !== 'contains') return k === key;
+            return k === '' || k.split(' ').every((w) => queryWords.includes(w));
+          });
     const start = conditions.effectiveStart ? Date.parse(conditions.effectiveStart) : -Infinity;
     const end = conditions.effectiveEnd ? Date.parse(conditions.effectiveEnd) : Infinity;
     return (
@@ -64,20 +70,63 @@ export function referenceEffect(fired: EvaluatedRule[]) {
       pins.push({ value: pin.value, position: pin.position });
     }
   }
-  const weighted = (type: 'boostList' | 'buryList') =>
+  // Boosts by attribute join the boosts and buries in rule order, beside boost and bury lists.
+  const attributes = (sign: 1 | -1) =>
     contents.flatMap((c) =>
-      c.type === type
+      c.type === 'boostList' && sign === 1
         ? c.fieldValues.map((value) => ({ fieldName: c.fieldName, value, weight: c.boost }))
-        : [],
+        : c.type === 'buryList' && sign === -1
+          ? c.fieldValues.map((value) => ({ fieldName: c.fieldName, value, weight: c.boost }))
+          : c.type === 'boostAttributes'
+            ? c.boosts
+                .filter((b) => b.query === undefined && Math.sign(b.weight) === sign)
+                .map((b) => ({ fieldName: b.fieldName!, value: b.value!, weight: Math.abs(b.weight) }))
+            : [],
     );
   const redirect = contents.find((c) => c.type === 'redirect');
+  const facets = contents.find((c) => c.type === 'setFacetList');
+  const responseValues: Record<string, unknown> = {};
+  for (const c of contents) {
+    if (c.type !== 'responseValue') continue;
+    for (const { key, value } of c.responseValues) if (!(key in responseValues)) responseValues[key] = value;
+  }
+  // A key's replace, default or remove is the first rule's to set so; appends all apply, after.
+  const owner = new Map<string, RuleContent>();
+  const set: Array<{ key: string; value: string; policy: string }> = [];
+  for (const c of contents) {
+    if (c.type !== 'setParams') continue;
+    for (const p of c.params) {
+      if (p.policy === 'append') continue;
+      if ((owner.get(p.key) ?? c) !== c) continue;
+      owner.set(p.key, c);
+      set.push({ key: p.key, value: p.value, policy: p.policy });
+    }
+  }
+  const appended = contents.flatMap((c) =>
+    c.type === 'setParams'
+      ? c.params
+          .filter((p) => p.policy === 'append')
+          .map(({ key, value, policy }) => ({ key, value, policy }))
+      : [],
+  );
   return {
     blocked,
-    boosts: weighted('boostList'),
-    buries: weighted('buryList'),
+    boosts: attributes(1),
+    buries: attributes(-1),
     pins: pins.sort((a, b) => a.position - b.position),
     redirect: redirect?.type === 'redirect' ? redirect.url : null,
     banners: contents.flatMap((c) => (c.type === 'banner' ? [{ url: c.bannerUrl, zone: c.zone }] : [])),
+    filters: contents.flatMap((c) =>
+      c.type === 'filterList' ? [{ fieldName: c.fieldName, values: c.fieldValues }] : [],
+    ),
+    queryBoosts: contents.flatMap((c) =>
+      c.type === 'boostAttributes'
+        ? c.boosts.flatMap((b) => (b.query === undefined ? [] : [{ query: b.query, weight: b.weight }]))
+        : [],
+    ),
+    params: [...set, ...appended],
+    responseValues,
+    facets: facets?.type === 'setFacetList' ? facets.facetFields : null,
   };
 }
 
@@ -128,6 +177,50 @@ const typed = fc.oneof(
     bannerUrl: fc.constant('https://c.example/b.png'),
     zone: fc.constantFrom('top', 'side'),
   }),
+  fc.record({ type: fc.constant('filterList'), fieldName: field, fieldValues: values }),
+  fc.record({
+    type: fc.constant('boostAttributes'),
+    boosts: fc.array(
+      fc.oneof(
+        fc.record({
+          fieldName: field,
+          value: fc.constantFrom('P1', 'P2'),
+          weight: fc.constantFrom(-3, 2, 5),
+        }),
+        fc.record({ query: fc.constantFrom('brand:acme', 'id:(P1 OR P3)'), weight: fc.constantFrom(-1, 4) }),
+      ),
+      { minLength: 1, maxLength: 3 },
+    ),
+  }),
+  fc.record({
+    type: fc.constant('setParams'),
+    params: fc.array(
+      fc
+        .record({
+          key: fc.constantFrom('rows', 'mm', 'fq'),
+          n: fc.constantFrom('1', '5'),
+          policy: fc.constantFrom('replace', 'append', 'default'),
+        })
+        .map(({ key, n, policy }) => ({ key, value: key === 'fq' ? `id:P${n}` : n, policy })),
+      { minLength: 1, maxLength: 3 },
+    ),
+  }),
+  fc.record({
+    type: fc.constant('responseValue'),
+    responseValues: fc
+      .uniqueArray(fc.constantFrom('hero', 'theme', 'page'), { minLength: 1, maxLength: 2 })
+      .chain((keys) =>
+        fc.tuple(
+          ...keys.map((key) =>
+            fc.record({ key: fc.constant(key), value: fc.constantFrom('a', 1, { x: [true] }) }),
+          ),
+        ),
+      ),
+  }),
+  fc.record({
+    type: fc.constant('setFacetList'),
+    facetFields: fc.shuffledSubarray(['brand', 'category', 'price'], { minLength: 1 }),
+  }),
 );
 
 /** A random valid rule content, through the same validation clients' bodies go through. */
@@ -138,7 +231,7 @@ export const ruleContent: fc.Arbitrary<RuleContent> = fc
     precedence: fc.integer({ min: 0, max: 2 }),
     segments: labels,
     queries: fc.array(phrase, { maxLength: 2 }),
-    queryMatch: fc.constantFrom(undefined, 'is', 'contains'),
+    queryMatch: fc.constantFrom(undefined, 'is', 'contains', 'startsWith', 'empty'),
     queryProfiles: labels,
     fieldValues: fc.array(fc.record({ fieldName: field, values }), { maxLength: 1 }),
     start: instant,
@@ -151,7 +244,7 @@ export const ruleContent: fc.Arbitrary<RuleContent> = fc
       precedence: r.precedence,
       segments: r.segments,
       conditions: {
-        queries: r.queries,
+        queries: r.queryMatch === 'empty' ? [] : r.queries,
         ...(r.queryMatch ? { queryMatch: r.queryMatch } : {}),
         queryProfiles: r.queryProfiles,
         fieldValues: r.fieldValues,
@@ -162,7 +255,10 @@ export const ruleContent: fc.Arbitrary<RuleContent> = fc
   );
 
 export const evaluationInput: fc.Arbitrary<EvaluationInput> = fc.record({
-  q: fc.array(word, { maxLength: 3 }).map((words) => words.join('  ')),
+  q: fc.oneof(
+    fc.array(word, { maxLength: 3 }).map((words) => words.join('  ')),
+    fc.constant('*:*'),
+  ),
   at: fc.constant(AT),
   segments: labels,
   queryProfiles: labels,

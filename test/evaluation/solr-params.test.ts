@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { Effect } from '../../src/evaluation/evaluation.js';
+import { emptyEffect } from '../../src/evaluation/effect.js';
 import type { Rewritten } from '../../src/evaluation/rewriting.js';
 import { escapedTerm, quoted, solrParams, solrQuery, weight } from '../../src/evaluation/solr-params.js';
 import { lex, type Token } from './solr-syntax.js';
@@ -34,14 +34,6 @@ const values = fc.uniqueArray(anyText, { minLength: 1, maxLength: 3 });
 const boost = fc.constantFrom(10, 2.5, 1);
 
 const noRewrites = (words: string[]): Rewritten => ({ words, applied: [], phrases: [], synonyms: [] });
-const emptyEffect = (): Effect => ({
-  blocked: [],
-  boosts: [],
-  buries: [],
-  pins: [],
-  redirect: null,
-  banners: [],
-});
 
 const term = (text: string): Token => ({ kind: 'term', text });
 const quote = (text: string): Token => ({ kind: 'quoted', text });
@@ -61,6 +53,8 @@ describe('Solr parameters', () => {
       bq: ['brand:"acme"^10', '(*:* -brand:"zeta")^0.0000001'],
       elevateIds: 'P9,P\\,3',
       excludeIds: 'PROD-001,PROD-002',
+      params: [],
+      facetFields: [],
     });
     assert.equal(solrQuery(noRewrites([])), '*:*');
     assert.equal(weight(1e-7), '0.0000001');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { emptyEffect, emptySources } from '../../src/evaluation/effect.js';
 import type { Evaluation } from '../../src/evaluation/evaluation.js';
 import { type ProfileParams, readShopperRequest, solrRequest } from '../../src/query/solr-request.js';
 
@@ -9,9 +10,18 @@ function evaluation(solr: Partial<Evaluation['solr']>): Evaluation {
     rewrittenQuery: 'kettle',
     rewrites: [],
     rules: [],
-    effect: { blocked: [], boosts: [], buries: [], pins: [], redirect: null, banners: [] },
-    sources: { blocked: [], boosts: [], buries: [], pins: [] },
-    solr: { q: 'kettle', fq: [], bq: [], elevateIds: null, excludeIds: null, ...solr },
+    effect: emptyEffect(),
+    sources: emptySources(),
+    solr: {
+      q: 'kettle',
+      fq: [],
+      bq: [],
+      elevateIds: null,
+      excludeIds: null,
+      params: [],
+      facetFields: [],
+      ...solr,
+    },
   };
 }
 

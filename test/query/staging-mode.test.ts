@@ -84,6 +84,9 @@ for (const engine of engines) {
           boosts: [],
           buries: [],
           blocked: [{ fieldName: 'id', value: kettles[1], rule: live.id }],
+          filters: [],
+          queryBoosts: [],
+          params: [],
         });
       }
 

@@ -10,6 +10,19 @@ export const minimalBodies = {
   pinned: { type: 'pinned', name: 'Pin', pinnedValues: [{ value: 'P1', position: 1 }] },
   redirect: { type: 'redirect', name: 'Redirect', url: 'https://shop.example/sale' },
   banner: { type: 'banner', name: 'Banner', bannerUrl: 'https://cdn.example/b.png' },
+  filterList: { type: 'filterList', name: 'Filter', fieldName: 'category', fieldValues: ['Mugs'] },
+  boostAttributes: {
+    type: 'boostAttributes',
+    name: 'Boost by brand',
+    boosts: [{ fieldName: 'brand', value: 'Acme', weight: 5 }],
+  },
+  setParams: { type: 'setParams', name: 'Params', params: [{ key: 'rows', value: '5' }] },
+  responseValue: {
+    type: 'responseValue',
+    name: 'Values',
+    responseValues: [{ key: 'hero', value: { title: 'Sale' } }],
+  },
+  setFacetList: { type: 'setFacetList', name: 'Facets', facetFields: ['brand', 'category'] },
 } as const;
 
 /** A normalised content from a body; fails the test when the body is invalid. */
@@ -74,6 +87,52 @@ export const ruleBody: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
     url: fc.constantFrom('https://a.example', 'http://b.example/x'),
   }),
   fc.record({ ...common, type: fc.constant('banner'), bannerUrl: fc.constant('https://cdn.example/b.png') }),
+  fc.record({
+    ...common,
+    type: fc.constant('filterList'),
+    fieldName: fc.constant('id'),
+    fieldValues: values,
+  }),
+  fc.record({
+    ...common,
+    type: fc.constant('boostAttributes'),
+    boosts: fc.array(
+      fc.oneof(
+        fc.record({
+          fieldName: fc.constant('id'),
+          value: fc.constantFrom('P1', 'P2'),
+          weight: fc.constantFrom(-2, 3),
+        }),
+        fc.record({ query: fc.constantFrom('brand:acme', 'id:(P1 OR P2)'), weight: fc.constantFrom(-1, 4) }),
+      ),
+      { minLength: 1, maxLength: 2 },
+    ),
+  }),
+  fc.record({
+    ...common,
+    type: fc.constant('setParams'),
+    params: fc.array(
+      fc.record({
+        key: fc.constantFrom('rows', 'mm'),
+        value: fc.constantFrom('5', '10'),
+        policy: fc.constantFrom('replace', 'append', 'default'),
+      }),
+      { minLength: 1, maxLength: 2 },
+    ),
+  }),
+  fc.record({
+    ...common,
+    type: fc.constant('responseValue'),
+    responseValues: fc.constantFrom(
+      [{ key: 'hero', value: 'Sale' }],
+      [{ key: 'hero', value: { a: [1, null] } }],
+    ),
+  }),
+  fc.record({
+    ...common,
+    type: fc.constant('setFacetList'),
+    facetFields: fc.shuffledSubarray(['brand', 'category'], { minLength: 1 }),
+  }),
 );
 
 export const ruleContent: fc.Arbitrary<RuleContent> = ruleBody.map(content);

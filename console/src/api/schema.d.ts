@@ -3031,7 +3031,7 @@ export interface components {
             publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
             markedForDeletion: boolean;
             /** @enum {unknown} */
-            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
             name: string;
             description: string;
             tags: string[];
@@ -3042,10 +3042,10 @@ export interface components {
             conditions: {
                 queries: string[];
                 /**
-                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                  * @enum {unknown}
                  */
-                queryMatch?: "is" | "contains";
+                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                 fieldValues: {
                     fieldName: string;
                     values: string[];
@@ -3074,9 +3074,28 @@ export interface components {
              */
             bannerUrl?: string;
             zone?: string;
+            boosts?: {
+                fieldName?: string;
+                value?: string;
+                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                query?: string;
+                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                weight: number;
+            }[];
+            params?: {
+                key: string;
+                value: string;
+                /** @enum {unknown} */
+                policy: "replace" | "append" | "default" | "remove";
+            }[];
+            responseValues?: {
+                key: string;
+                value: unknown;
+            }[];
+            facetFields?: string[];
             liveContent: {
                 /** @enum {unknown} */
-                type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                 name: string;
                 description: string;
                 tags: string[];
@@ -3087,10 +3106,10 @@ export interface components {
                 conditions: {
                     queries: string[];
                     /**
-                     * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                     * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                      * @enum {unknown}
                      */
-                    queryMatch?: "is" | "contains";
+                    queryMatch?: "is" | "contains" | "startsWith" | "empty";
                     fieldValues: {
                         fieldName: string;
                         values: string[];
@@ -3119,6 +3138,25 @@ export interface components {
                  */
                 bannerUrl?: string;
                 zone?: string;
+                boosts?: {
+                    fieldName?: string;
+                    value?: string;
+                    /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                    query?: string;
+                    /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                    weight: number;
+                }[];
+                params?: {
+                    key: string;
+                    value: string;
+                    /** @enum {unknown} */
+                    policy: "replace" | "append" | "default" | "remove";
+                }[];
+                responseValues?: {
+                    key: string;
+                    value: unknown;
+                }[];
+                facetFields?: string[];
             } | null;
             targetedDocuments?: {
                 fieldName: string;
@@ -3128,7 +3166,7 @@ export interface components {
                 id: string;
                 name: string;
                 /** @enum {unknown} */
-                type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                 reason: string;
             }[];
             /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -5362,7 +5400,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             precedence: number;
                         }[];
                         effect: {
@@ -5389,6 +5427,24 @@ export interface operations {
                                 url: string;
                                 zone: string;
                             }[];
+                            filters: {
+                                fieldName: string;
+                                values: string[];
+                            }[];
+                            queryBoosts: {
+                                query: string;
+                                weight: number;
+                            }[];
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues: {
+                                [key: string]: unknown;
+                            };
+                            facets: string[] | null;
                         };
                         solr: {
                             q: string;
@@ -5396,6 +5452,13 @@ export interface operations {
                             bq: string[];
                             elevateIds: string | null;
                             excludeIds: string | null;
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            facetFields: string[];
                         };
                         explanation?: {
                             lost: {
@@ -7564,7 +7627,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             precedence: number;
                         }[];
                         effect: {
@@ -7591,6 +7654,24 @@ export interface operations {
                                 url: string;
                                 zone: string;
                             }[];
+                            filters: {
+                                fieldName: string;
+                                values: string[];
+                            }[];
+                            queryBoosts: {
+                                query: string;
+                                weight: number;
+                            }[];
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues: {
+                                [key: string]: unknown;
+                            };
+                            facets: string[] | null;
                         };
                         solr: {
                             q: string;
@@ -7598,6 +7679,13 @@ export interface operations {
                             bq: string[];
                             elevateIds: string | null;
                             excludeIds: string | null;
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            facetFields: string[];
                         };
                         explanation?: {
                             lost: {
@@ -8782,10 +8870,10 @@ export interface operations {
                     conditions?: {
                         queries?: string[];
                         /**
-                         * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                         * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                          * @enum {unknown}
                          */
-                        queryMatch?: "is" | "contains";
+                        queryMatch?: "is" | "contains" | "startsWith" | "empty";
                         fieldValues?: {
                             fieldName: string;
                             values: string[];
@@ -8814,6 +8902,25 @@ export interface operations {
                      */
                     bannerUrl?: string;
                     zone?: string;
+                    boosts?: {
+                        fieldName?: string;
+                        value?: string;
+                        /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                        query?: string;
+                        /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                        weight: number;
+                    }[];
+                    params?: {
+                        key: string;
+                        value?: string;
+                        /** @enum {unknown} */
+                        policy?: "replace" | "append" | "default" | "remove";
+                    }[];
+                    responseValues?: {
+                        key: string;
+                        value: unknown;
+                    }[];
+                    facetFields?: string[];
                     externalId?: string | null;
                     /** @enum {unknown} */
                     contentType?: "RULE" | "QUERY_REWRITE";
@@ -8915,7 +9022,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -8926,10 +9033,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -8958,9 +9065,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -8971,10 +9097,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -9003,6 +9129,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -9012,7 +9157,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -9136,7 +9281,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -9147,10 +9292,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -9179,9 +9324,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -9192,10 +9356,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -9224,6 +9388,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -9233,7 +9416,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -9297,10 +9480,10 @@ export interface operations {
                     conditions?: {
                         queries?: string[];
                         /**
-                         * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                         * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                          * @enum {unknown}
                          */
-                        queryMatch?: "is" | "contains";
+                        queryMatch?: "is" | "contains" | "startsWith" | "empty";
                         fieldValues?: {
                             fieldName: string;
                             values: string[];
@@ -9329,6 +9512,25 @@ export interface operations {
                      */
                     bannerUrl?: string;
                     zone?: string;
+                    boosts?: {
+                        fieldName?: string;
+                        value?: string;
+                        /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                        query?: string;
+                        /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                        weight: number;
+                    }[];
+                    params?: {
+                        key: string;
+                        value?: string;
+                        /** @enum {unknown} */
+                        policy?: "replace" | "append" | "default" | "remove";
+                    }[];
+                    responseValues?: {
+                        key: string;
+                        value: unknown;
+                    }[];
+                    facetFields?: string[];
                     externalId?: string | null;
                     /** @enum {unknown} */
                     contentType?: "RULE" | "QUERY_REWRITE";
@@ -9430,7 +9632,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -9441,10 +9643,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -9473,9 +9675,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -9486,10 +9707,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -9518,6 +9739,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -9527,7 +9767,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -9674,7 +9914,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -9685,10 +9925,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -9717,9 +9957,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -9730,10 +9989,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -9762,6 +10021,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -9771,7 +10049,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -9891,7 +10169,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -9902,10 +10180,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -9934,9 +10212,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -9947,10 +10244,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -9979,6 +10276,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -9988,7 +10304,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -10108,7 +10424,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -10119,10 +10435,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -10151,9 +10467,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -10164,10 +10499,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -10196,6 +10531,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -10205,7 +10559,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -10367,7 +10721,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -10378,10 +10732,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -10410,9 +10764,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -10423,10 +10796,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -10455,6 +10828,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -10464,7 +10856,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -10685,10 +11077,10 @@ export interface operations {
                     conditions?: {
                         queries?: string[];
                         /**
-                         * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                         * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                          * @enum {unknown}
                          */
-                        queryMatch?: "is" | "contains";
+                        queryMatch?: "is" | "contains" | "startsWith" | "empty";
                         fieldValues?: {
                             fieldName: string;
                             values: string[];
@@ -10717,6 +11109,25 @@ export interface operations {
                      */
                     bannerUrl?: string;
                     zone?: string;
+                    boosts?: {
+                        fieldName?: string;
+                        value?: string;
+                        /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                        query?: string;
+                        /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                        weight: number;
+                    }[];
+                    params?: {
+                        key: string;
+                        value?: string;
+                        /** @enum {unknown} */
+                        policy?: "replace" | "append" | "default" | "remove";
+                    }[];
+                    responseValues?: {
+                        key: string;
+                        value: unknown;
+                    }[];
+                    facetFields?: string[];
                     externalId?: string | null;
                     /** @enum {unknown} */
                     contentType?: "RULE" | "QUERY_REWRITE";
@@ -10818,7 +11229,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -10829,10 +11240,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -10861,9 +11272,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -10874,10 +11304,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -10906,6 +11336,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -10915,7 +11364,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -11044,7 +11493,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -11055,10 +11504,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -11087,9 +11536,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -11100,10 +11568,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -11132,6 +11600,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -11141,7 +11628,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -11210,10 +11697,10 @@ export interface operations {
                     conditions?: {
                         queries?: string[];
                         /**
-                         * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                         * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                          * @enum {unknown}
                          */
-                        queryMatch?: "is" | "contains";
+                        queryMatch?: "is" | "contains" | "startsWith" | "empty";
                         fieldValues?: {
                             fieldName: string;
                             values: string[];
@@ -11242,6 +11729,25 @@ export interface operations {
                      */
                     bannerUrl?: string;
                     zone?: string;
+                    boosts?: {
+                        fieldName?: string;
+                        value?: string;
+                        /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                        query?: string;
+                        /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                        weight: number;
+                    }[];
+                    params?: {
+                        key: string;
+                        value?: string;
+                        /** @enum {unknown} */
+                        policy?: "replace" | "append" | "default" | "remove";
+                    }[];
+                    responseValues?: {
+                        key: string;
+                        value: unknown;
+                    }[];
+                    facetFields?: string[];
                     externalId?: string | null;
                     /** @enum {unknown} */
                     contentType?: "RULE" | "QUERY_REWRITE";
@@ -11343,7 +11849,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -11354,10 +11860,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -11386,9 +11892,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -11399,10 +11924,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -11431,6 +11956,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -11440,7 +11984,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -11597,7 +12141,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -11608,10 +12152,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -11640,9 +12184,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -11653,10 +12216,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -11685,6 +12248,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -11694,7 +12276,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -11819,7 +12401,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -11830,10 +12412,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -11862,9 +12444,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -11875,10 +12476,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -11907,6 +12508,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -11916,7 +12536,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -12041,7 +12661,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -12052,10 +12672,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -12084,9 +12704,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -12097,10 +12736,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -12129,6 +12768,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -12138,7 +12796,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -12310,7 +12968,7 @@ export interface operations {
                         publishState: "DRAFT" | "PUBLISHED" | "PUBLISHED_WITH_DRAFT_EDITS";
                         markedForDeletion: boolean;
                         /** @enum {unknown} */
-                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                        type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                         name: string;
                         description: string;
                         tags: string[];
@@ -12321,10 +12979,10 @@ export interface operations {
                         conditions: {
                             queries: string[];
                             /**
-                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                             * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                              * @enum {unknown}
                              */
-                            queryMatch?: "is" | "contains";
+                            queryMatch?: "is" | "contains" | "startsWith" | "empty";
                             fieldValues: {
                                 fieldName: string;
                                 values: string[];
@@ -12353,9 +13011,28 @@ export interface operations {
                          */
                         bannerUrl?: string;
                         zone?: string;
+                        boosts?: {
+                            fieldName?: string;
+                            value?: string;
+                            /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                            query?: string;
+                            /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                            weight: number;
+                        }[];
+                        params?: {
+                            key: string;
+                            value: string;
+                            /** @enum {unknown} */
+                            policy: "replace" | "append" | "default" | "remove";
+                        }[];
+                        responseValues?: {
+                            key: string;
+                            value: unknown;
+                        }[];
+                        facetFields?: string[];
                         liveContent: {
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             name: string;
                             description: string;
                             tags: string[];
@@ -12366,10 +13043,10 @@ export interface operations {
                             conditions: {
                                 queries: string[];
                                 /**
-                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default) or `contains` (all of a condition's words appear in it).
+                                 * @description How `queries` match a shopper query at evaluation: `is` (the whole query, the default), `contains` (all of a condition's words appear in it), `startsWith` (the query's first words are the condition's) or `empty` (no `queries`: the rule fires on the empty query and on `*:*`, browse and category pages).
                                  * @enum {unknown}
                                  */
-                                queryMatch?: "is" | "contains";
+                                queryMatch?: "is" | "contains" | "startsWith" | "empty";
                                 fieldValues: {
                                     fieldName: string;
                                     values: string[];
@@ -12398,6 +13075,25 @@ export interface operations {
                              */
                             bannerUrl?: string;
                             zone?: string;
+                            boosts?: {
+                                fieldName?: string;
+                                value?: string;
+                                /** @description Instead of fieldName and value: one filter, `field:value`, `field:"a phrase"`, `field:[a TO b]` or `field:(a OR b)`. */
+                                query?: string;
+                                /** @description Above 0 boosts, below 0 buries (by the weight's size); never 0. */
+                                weight: number;
+                            }[];
+                            params?: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues?: {
+                                key: string;
+                                value: unknown;
+                            }[];
+                            facetFields?: string[];
                         } | null;
                         targetedDocuments?: {
                             fieldName: string;
@@ -12407,7 +13103,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             reason: string;
                         }[];
                         /** @description With conflicts: true when a cap was reached and there may be more. */
@@ -14265,7 +14961,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             precedence: number;
                         }[];
                         effect: {
@@ -14292,6 +14988,24 @@ export interface operations {
                                 url: string;
                                 zone: string;
                             }[];
+                            filters: {
+                                fieldName: string;
+                                values: string[];
+                            }[];
+                            queryBoosts: {
+                                query: string;
+                                weight: number;
+                            }[];
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues: {
+                                [key: string]: unknown;
+                            };
+                            facets: string[] | null;
                         };
                         solr: {
                             q: string;
@@ -14299,6 +15013,13 @@ export interface operations {
                             bq: string[];
                             elevateIds: string | null;
                             excludeIds: string | null;
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            facetFields: string[];
                         };
                         explanation?: {
                             lost: {
@@ -14371,7 +15092,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             precedence: number;
                         }[];
                         effect: {
@@ -14398,6 +15119,24 @@ export interface operations {
                                 url: string;
                                 zone: string;
                             }[];
+                            filters: {
+                                fieldName: string;
+                                values: string[];
+                            }[];
+                            queryBoosts: {
+                                query: string;
+                                weight: number;
+                            }[];
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues: {
+                                [key: string]: unknown;
+                            };
+                            facets: string[] | null;
                         };
                         solr: {
                             q: string;
@@ -14405,6 +15144,13 @@ export interface operations {
                             bq: string[];
                             elevateIds: string | null;
                             excludeIds: string | null;
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            facetFields: string[];
                         };
                         explanation?: {
                             lost: {
@@ -14476,7 +15222,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             precedence: number;
                         }[];
                         effect: {
@@ -14503,6 +15249,24 @@ export interface operations {
                                 url: string;
                                 zone: string;
                             }[];
+                            filters: {
+                                fieldName: string;
+                                values: string[];
+                            }[];
+                            queryBoosts: {
+                                query: string;
+                                weight: number;
+                            }[];
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues: {
+                                [key: string]: unknown;
+                            };
+                            facets: string[] | null;
                         };
                         solr: {
                             q: string;
@@ -14510,6 +15274,13 @@ export interface operations {
                             bq: string[];
                             elevateIds: string | null;
                             excludeIds: string | null;
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            facetFields: string[];
                         };
                         explanation?: {
                             lost: {
@@ -14589,7 +15360,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner";
+                            type: "blockList" | "boostList" | "buryList" | "pinned" | "redirect" | "banner" | "filterList" | "boostAttributes" | "setParams" | "responseValue" | "setFacetList";
                             precedence: number;
                         }[];
                         effect: {
@@ -14616,6 +15387,24 @@ export interface operations {
                                 url: string;
                                 zone: string;
                             }[];
+                            filters: {
+                                fieldName: string;
+                                values: string[];
+                            }[];
+                            queryBoosts: {
+                                query: string;
+                                weight: number;
+                            }[];
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            responseValues: {
+                                [key: string]: unknown;
+                            };
+                            facets: string[] | null;
                         };
                         solr: {
                             q: string;
@@ -14623,6 +15412,13 @@ export interface operations {
                             bq: string[];
                             elevateIds: string | null;
                             excludeIds: string | null;
+                            params: {
+                                key: string;
+                                value: string;
+                                /** @enum {unknown} */
+                                policy: "replace" | "append" | "default" | "remove";
+                            }[];
+                            facetFields: string[];
                         };
                         explanation?: {
                             lost: {
