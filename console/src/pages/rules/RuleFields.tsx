@@ -11,7 +11,15 @@ import type { Rewrite, Rule } from './shared';
 import { browserZone, isoOf, wallOf } from './when';
 import './editor.css';
 
-export type QueryMatch = 'is' | 'contains';
+export type QueryMatch = 'is' | 'contains' | 'startsWith' | 'empty';
+
+/** The match choices, in the merchandiser's words. */
+const MATCHES: [QueryMatch, string][] = [
+  ['is', 'Whole query'],
+  ['contains', 'Contains the words'],
+  ['startsWith', 'Starts with the words'],
+  ['empty', 'No text (browse and category pages)'],
+];
 
 /** The rule's common settings as the form holds them. */
 export interface RuleSettings {
@@ -138,7 +146,13 @@ const CALENDAR_LABELS = {
 /** What the queries do under each match, in words. */
 export function matchExplanation(match: QueryMatch, queries: string[]): string {
   const first = queries[0];
+  if (match === 'empty')
+    return 'Fires when the shopper sends no text: a browse or category page (filters only). Leave the queries empty.';
   if (queries.length === 0) return 'No queries: the rule fires for every query.';
+  if (match === 'startsWith')
+    return `Fires when the shopper's query begins with the words of one of these${
+      first ? ` (“${first}” also fires for “${first} sale”, not for “best ${first}”)` : ''
+    }.`;
   if (match === 'contains')
     return `Fires when the shopper's query contains all the words of one of these, in any order${
       first ? ` (“${first}” also fires for “best ${first}”)` : ''
@@ -242,26 +256,18 @@ export function RuleFields({
       )}
       <fieldset className="choice" aria-describedby="rule-match-hint">
         <legend>How the queries match</legend>
-        <label className="inline">
-          <input
-            type="radio"
-            name="queryMatch"
-            value="is"
-            checked={settings.queryMatch === 'is'}
-            onChange={() => set('queryMatch', 'is')}
-          />
-          Whole query
-        </label>
-        <label className="inline">
-          <input
-            type="radio"
-            name="queryMatch"
-            value="contains"
-            checked={settings.queryMatch === 'contains'}
-            onChange={() => set('queryMatch', 'contains')}
-          />
-          Contains the words
-        </label>
+        {MATCHES.map(([value, label]) => (
+          <label className="inline" key={value}>
+            <input
+              type="radio"
+              name="queryMatch"
+              value={value}
+              checked={settings.queryMatch === value}
+              onChange={() => set('queryMatch', value)}
+            />
+            {label}
+          </label>
+        ))}
         <p className="hint" id="rule-match-hint">
           {matchExplanation(settings.queryMatch, settings.queries)}
         </p>
