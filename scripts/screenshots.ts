@@ -41,6 +41,45 @@ try {
     },
     () => {},
   );
+  // The shop's shoppers: searches with the profile's search-only key, and clicks and purchases
+  // posted with their query ids, for the Analytics page.
+  const key = (
+    (await service.admin('POST', '/api/apps/shop/query-profiles/web/keys')).body as { key: string }
+  ).key;
+  const signals: unknown[] = [];
+  for (const [q, times, clickEvery, buyEvery] of [
+    ['kettle', 24, 2, 6],
+    ['toaster', 11, 3, 0],
+    ['kettel', 6, 2, 0],
+    ['coffee grinder', 5, 0, 0],
+    ['electric kettle', 4, 1, 4],
+    ['teapto', 3, 0, 0],
+  ] as const) {
+    for (let i = 0; i < times; i++) {
+      const answer = await fetch(`${service.url}/api/apps/shop/query/web?q=${encodeURIComponent(q)}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      const queryId = answer.headers.get('x-fusion-query-id');
+      const docs = ((await answer.json()) as { response: { docs: { id: string }[] } }).response.docs;
+      const docId = docs[i % Math.max(1, Math.min(3, docs.length))]?.id;
+      if (!docId || !queryId) continue;
+      if (clickEvery > 0 && i % clickEvery === 0)
+        signals.push({ type: 'click', params: { query: q, docId, fusion_query_id: queryId } });
+      if (buyEvery > 0 && i % buyEvery === 0)
+        signals.push({ type: 'purchase', params: { query: q, docId, fusion_query_id: queryId } });
+    }
+  }
+  await fetch(`${service.url}/api/apps/shop/signals/products`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(signals),
+  });
+  // Counted within 10 s (the rollup's schedule).
+  for (let tries = 0; tries < 60; tries++) {
+    const top = await service.admin('GET', '/api/apps/shop/analytics/web/searches');
+    if ((top.body as { searches?: unknown[] }).searches?.length) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
   // Searches over the last day, for the chart: more in the evening than at night.
   const now = Date.now();
   await service.admin(
@@ -174,6 +213,23 @@ try {
       },
     ],
     ['api-clients', '/api-clients?studio=shop'],
+    [
+      'analytics',
+      '/analytics?app=shop&profile=web',
+      async () => {
+        await page.getByRole('region', { name: 'Top searches' }).getByRole('table').waitFor();
+      },
+    ],
+    [
+      'analytics-search',
+      '/analytics?app=shop&profile=web&search=kettle',
+      async () => {
+        await page.getByRole('region', { name: 'Search “kettle”' }).getByRole('table').first().waitFor();
+        await page
+          .getByRole('region', { name: 'Search “kettle”' })
+          .evaluate((section) => section.scrollIntoView({ block: 'start' }));
+      },
+    ],
     ['users', '/users'],
     ['history', '/history'],
   ];
