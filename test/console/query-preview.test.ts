@@ -2,9 +2,9 @@
 // test run's real SolrCloud (the shared `products` collection, read only): a merchandiser types
 // "kettle" and sees product cards in the live and the staging column; "Pin here" on a live
 // card makes a draft pin rule, after which staging shows that product first and live does
-// not; a second pin extends the same draft; "Block" and "Boost" act in staging only; the data a rule sends to the page and the facets' order are told
-// in the column of the rules. At 390 px the workbench does not scroll sideways
-// and the columns stand one above the other.
+// not; a second pin extends the same draft; "Block" and "Boost" act in staging only; the data
+// a rule sends to the page and the facets' order are told in the column of the rules. At
+// 390 px the workbench does not scroll sideways and the columns stand one above the other.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
