@@ -111,6 +111,8 @@ test('each new kind is made through its form, stored as the API has it, a bad va
   await page.getByRole('button', { name: 'Add a parameter' }).click();
   await label(page, 'Parameter 3').fill('mm');
   await label(page, 'How 3').selectOption({ label: 'Remove the parameter' });
+  // A removed parameter has no value to type.
+  assert.equal(await label(page, 'Value 3').isDisabled(), true);
   await save(page, 'Sale pages: 48 rows');
   const params = (await ruleNamed(page, 'Sale pages: 48 rows')).params as Record<string, unknown>[];
   assert.deepEqual(

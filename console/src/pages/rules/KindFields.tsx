@@ -13,6 +13,8 @@ interface Column {
   /** A choice's options: [value, words]. */
   options?: [string, string][];
   initial?: string;
+  /** The row's column and value with which this input is not used (a removed parameter's value). */
+  unusedWhen?: [string, string];
 }
 
 interface FieldSpec {
@@ -104,7 +106,7 @@ export const KIND_FIELDS: Record<string, FieldSpec[]> = {
       hint: 'Solr parameters set on the shopper’s search, such as rows = 48; some are kept by searchdeck.',
       columns: [
         { name: 'key', label: 'Parameter', input: 'text' },
-        { name: 'value', label: 'Value', input: 'text' },
+        { name: 'value', label: 'Value', input: 'text', unusedWhen: ['policy', 'remove'] },
         {
           name: 'policy',
           label: 'How',
@@ -423,6 +425,8 @@ function Rows({
                 value: texts[column.name] ?? '',
                 'aria-invalid': message !== undefined || rowMessage !== undefined,
                 'aria-describedby': `${id}-error ${at}-error`,
+                disabled:
+                  column.unusedWhen !== undefined && texts[column.unusedWhen[0]] === column.unusedWhen[1],
               };
               return (
                 <div className="field" key={column.name}>
