@@ -23,6 +23,11 @@ export const TYPE_LABELS: Record<string, string> = {
   pinned: 'Pin products',
   redirect: 'Redirect',
   banner: 'Banner',
+  filterList: 'Filter list',
+  boostAttributes: 'Boost or bury by attribute',
+  setParams: 'Solr parameters',
+  responseValue: 'Data for the page',
+  setFacetList: 'Facet order',
   synonym: 'Synonyms',
   misspelling: 'Misspelling',
   phrase: 'Phrase',
@@ -83,6 +88,23 @@ const RULES: [RegExp, (match: RegExpMatchArray, label: string) => string][] = [
   [
     /must be after effectiveStart$|must not be before effectiveStart$/,
     () => 'The end must come after the start.',
+  ],
+  [/must not be 0$/, () => 'Enter a number other than 0.'],
+  [/needs fieldName and value, or a query$/, () => 'Enter an attribute and its value, or a filter.'],
+  [
+    /takes fieldName and value, or a query, not both$/,
+    () => 'Enter an attribute and its value, or a filter, not both.',
+  ],
+  [
+    /must be one filter: /,
+    () => 'Enter one filter, such as brand:acme or price:[5 TO 15] (to bury, choose Bury).',
+  ],
+  [/must be a plain field name$/, () => "Enter a field's name alone, such as brand."],
+  [/ (\S+) is repeated$/, (m) => `“${m[1]}” is there twice: remove the repeat.`],
+  [/is required unless policy is remove$/, () => 'Enter a value, or choose to remove the parameter.'],
+  [
+    /must take at most (\d+) bytes as JSON \(they take (\d+)\)$/,
+    (m) => `Too much data: at most ${m[1]} bytes, and these take ${m[2]}.`,
   ],
   [/is not a known field$/, (_m, label) => `${label} is not one this type has.`],
 ];

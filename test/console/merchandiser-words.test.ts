@@ -65,6 +65,11 @@ test('the console speaks the merchandiser’s words', { skip }, async (t) => {
       'Pin products',
       'Redirect',
       'Banner',
+      'Filter list',
+      'Boost or bury by attribute',
+      'Solr parameters',
+      'Data for the page',
+      'Facet order',
     ]);
     await main.getByText('6 rules', { exact: true }).waitFor();
     assert.doesNotMatch((await main.textContent()) ?? '', API_NAMES);

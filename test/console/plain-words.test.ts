@@ -23,6 +23,10 @@ test('rule and rewrite types have the merchandiser’s names, in any case the AP
   ]);
   assert.equal(typeLabel('BLOCKLIST'), 'Block list');
   assert.equal(typeLabel('synonym'), 'Synonyms');
+  assert.deepEqual(
+    ['filterList', 'boostAttributes', 'setParams', 'responseValue', 'setFacetList'].map(typeLabel),
+    ['Filter list', 'Boost or bury by attribute', 'Solr parameters', 'Data for the page', 'Facet order'],
+  );
   assert.equal(typeLabel('somethingNew'), 'somethingNew');
 });
 
@@ -69,6 +73,32 @@ test("the API's validation messages are said in plain words, naming the field by
       'conditions.effectiveEnd must be after effectiveStart',
       'End',
       'The end must come after the start.',
+    ],
+    // The new kinds' own checks (src/rules/action-checks.ts).
+    ['boosts[1].weight', 'boosts[1].weight must not be 0', 'By how much', 'Enter a number other than 0.'],
+    [
+      'boosts[0]',
+      'boosts[0] needs fieldName and value, or a query',
+      'boost 1',
+      'Enter an attribute and its value, or a filter.',
+    ],
+    [
+      'facetFields[1]',
+      'facetFields[1] brand is repeated',
+      'Facets',
+      '“brand” is there twice: remove the repeat.',
+    ],
+    [
+      'params[0].value',
+      'params[0].value is required unless policy is remove',
+      'Value',
+      'Enter a value, or choose to remove the parameter.',
+    ],
+    [
+      'responseValues',
+      'responseValues must take at most 1024 bytes as JSON (they take 2000)',
+      'Data',
+      'Too much data: at most 1024 bytes, and these take 2000.',
     ],
   ];
   for (const [field, message, label, said] of cases) {

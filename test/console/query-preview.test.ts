@@ -2,8 +2,9 @@
 // test run's real SolrCloud (the shared `products` collection, read only): a merchandiser types
 // "kettle" and sees product cards in the live and the staging column; "Pin here" on a live
 // card makes a draft pin rule, after which staging shows that product first and live does
-// not; a second pin extends the same draft; "Block" and "Boost" act in staging only. At 390 px the workbench does not scroll sideways
-// and the columns stand one above the other.
+// not; a second pin extends the same draft; "Block" and "Boost" act in staging only; the data
+// a rule sends to the page and the facets' order are told in the column of the rules. At
+// 390 px the workbench does not scroll sideways and the columns stand one above the other.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -193,6 +194,41 @@ test('the preview: product cards live and staging; "Pin here" makes a draft that
       .getByText("The banner's picture could not be loaded from http://127.0.0.1:9/kettle-week.png")
       .waitFor();
   });
+
+  await t.test(
+    'the data sent to the page and the facets’ order are told in the column of their rules',
+    async () => {
+      const headers = { 'x-csrf-token': await csrfTokenOf(page, service.url) };
+      for (const data of [
+        {
+          type: 'responseValue',
+          name: 'Kettle campaign',
+          responseValues: [
+            { key: 'hero', value: { title: 'Kettle week' } },
+            { key: 'layout', value: 'grid' },
+          ],
+          conditions: { queries: ['kettle'] },
+        },
+        {
+          type: 'setFacetList',
+          name: 'Kettle facets',
+          facetFields: ['brand', 'category'],
+          conditions: { queries: ['kettle'] },
+        },
+      ]) {
+        const made = await page.request.post(`${service.url}/studios/shop/em-rules`, { headers, data });
+        assert.equal(made.status(), 201, await made.text());
+      }
+      const { live, staging } = await search(page, 'kettle');
+      await staging.getByText('Facets in this order: brand, category.').waitFor();
+      const sent = staging.locator('.preview-data');
+      await sent.getByText('Data sent to the page:').waitFor();
+      assert.deepEqual(await sent.locator('dt').allInnerTexts(), ['hero', 'layout']);
+      assert.deepEqual(await sent.locator('dd').allInnerTexts(), ['{"title":"Kettle week"}', 'grid']);
+      // The drafts are not live.
+      assert.equal(await live.locator('.preview-data, .preview-facets').count(), 0);
+    },
+  );
 
   await t.test('at 390 px the workbench does not scroll sideways; the columns are stacked', async () => {
     await page.setViewportSize({ width: 390, height: 844 });

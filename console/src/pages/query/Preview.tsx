@@ -18,6 +18,7 @@ import {
   priceOf,
   redirectRule,
   titleOf,
+  valueText,
 } from './answer';
 import type { CardAction } from './draft-rules';
 import './preview.css';
@@ -154,6 +155,29 @@ function Summary({ answer }: { answer: Answer }) {
           ? 'No rule applies to this query.'
           : `Rules that apply: ${fusion.rules.map((r) => `“${r.name}”`).join(', ')}.`}
       </p>
+      {fusion.facets && fusion.facets.length > 0 && (
+        <p className="preview-facets">Facets in this order: {fusion.facets.join(', ')}.</p>
+      )}
+      <PageData values={fusion.responseValues} />
+    </div>
+  );
+}
+
+/** The data the rules send with the results for the shop's page, as a short list of names and values. */
+function PageData({ values }: { values: Fusion['responseValues'] }) {
+  const pairs = Object.entries(values ?? {});
+  if (pairs.length === 0) return null;
+  return (
+    <div className="preview-data">
+      <p>Data sent to the page:</p>
+      <dl>
+        {pairs.map(([key, value]) => (
+          <div key={key}>
+            <dt>{key}</dt>
+            <dd>{valueText(value)}</dd>
+          </div>
+        ))}
+      </dl>
     </div>
   );
 }

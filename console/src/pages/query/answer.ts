@@ -29,6 +29,10 @@ export interface Fusion {
   rules: FiredRule[];
   redirect: string | null;
   banners: { url: string; zone: string }[];
+  /** The data the rules send to the shop's page (`responseValue` rules), or null. */
+  responseValues?: Record<string, unknown> | null;
+  /** The facets in the order the rules give (`setFacetList`), or null. */
+  facets?: string[] | null;
   effect?: {
     pins: Pin[];
     boosts: Weighted[];
@@ -148,4 +152,9 @@ export function ordinal(n: number): string {
   const tens = n % 100;
   if (tens >= 11 && tens <= 13) return `${n}th`;
   return `${n}${({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'}`;
+}
+
+/** A value sent to the page as it reads: a text as it is, anything else as JSON. */
+export function valueText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }

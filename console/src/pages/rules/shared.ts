@@ -11,7 +11,19 @@ export type Entry = Rule | Rewrite;
 export type Kind = 'rules' | 'rewrites';
 
 export const TYPES: { rules: Rule['type'][]; rewrites: Rewrite['type'][] } = {
-  rules: ['blockList', 'boostList', 'buryList', 'pinned', 'redirect', 'banner'],
+  rules: [
+    'blockList',
+    'boostList',
+    'buryList',
+    'pinned',
+    'redirect',
+    'banner',
+    'filterList',
+    'boostAttributes',
+    'setParams',
+    'responseValue',
+    'setFacetList',
+  ],
   rewrites: ['synonym', 'misspelling', 'phrase', 'headTail', 'removeWords'],
 };
 
