@@ -224,7 +224,11 @@ try {
       'analytics-search',
       '/analytics?app=shop&profile=web&search=kettle',
       async () => {
-        await page.getByRole('region', { name: 'Search “kettle”', exact: true }).getByRole('table').first().waitFor();
+        await page
+          .getByRole('region', { name: 'Search “kettle”', exact: true })
+          .getByRole('table')
+          .first()
+          .waitFor();
         await page
           .getByRole('region', { name: 'Search “kettle”', exact: true })
           .evaluate((section) => section.scrollIntoView({ block: 'start' }));
