@@ -7,34 +7,12 @@
 // banner. One browser page walks the whole way, as a person would: each step starts where the
 // last one left off.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  ADMIN,
-  assertAccessible,
-  browserSkipReason,
-  type ConsoleService,
-  launchChromium,
-  signIn,
-  startConsoleService,
-} from '../helpers/console.js';
-import { solrSkipReason, type TestSolr, testSolr } from '../helpers/solr.js';
+import { before, describe, test } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
+import { ADMIN, assertAccessible, freshConsoleBesideSolr, signIn } from '../helpers/console.js';
 
-const skip = browserSkipReason() ?? solrSkipReason();
-
-let service: ConsoleService;
-let browser: Browser;
-let solr: TestSolr;
-
-before(async () => {
-  if (skip) return;
-  [service, solr] = await Promise.all([startConsoleService(), testSolr()]);
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+const suite = freshConsoleBesideSolr();
+const { skip } = suite;
 
 /** The titles of a preview column's product cards, in order. */
 function titles(column: Locator): Promise<string[]> {
@@ -78,7 +56,7 @@ async function pick(page: Page, label: string, day: string, nextMonth: boolean, 
 
 /** The studio's rule named `name`, through the session. */
 async function ruleNamed(page: Page, name: string) {
-  const answer = await page.request.get(`${service.url}/studios/home-kitchen/em-rules?size=100`);
+  const answer = await page.request.get(`${suite.service.url}/studios/home-kitchen/em-rules?size=100`);
   const { content } = (await answer.json()) as {
     content: Array<{ id: string; name: string; bannerUrl?: string; conditions: Record<string, unknown> }>;
   };
@@ -91,7 +69,7 @@ describe("a merchandiser's first day, from a fresh install", { skip }, () => {
   let page: Page;
   before(async () => {
     if (skip) return;
-    const context = await browser.newContext({
+    const context = await suite.browser.newContext({
       viewport: { width: 1280, height: 900 },
       bypassCSP: true,
       timezoneId: ZONE,
@@ -100,8 +78,8 @@ describe("a merchandiser's first day, from a fresh install", { skip }, () => {
   });
 
   test('signs in and creates a studio from the empty Rules page', async () => {
-    await signIn(page, service.url, ADMIN);
-    await page.goto(`${service.url}/console/rules`);
+    await signIn(page, suite.service.url, ADMIN);
+    await page.goto(`${suite.service.url}/console/rules`);
     await page
       .getByRole('status')
       .filter({ hasText: 'No studio yet' })
@@ -132,9 +110,9 @@ describe("a merchandiser's first day, from a fresh install", { skip }, () => {
     await page.getByRole('button', { name: 'Add a search cluster' }).click();
     const form = page.getByRole('form', { name: 'New search cluster' });
     await form.getByLabel('Short id').fill('catalog');
-    await form.getByLabel('ZooKeeper address (with chroot)').fill(solr.zk);
-    await form.getByLabel('User name', { exact: true }).fill(solr.credentials.username);
-    await form.getByLabel('Password', { exact: true }).fill(solr.credentials.password);
+    await form.getByLabel('ZooKeeper address (with chroot)').fill(suite.solr.zk);
+    await form.getByLabel('User name', { exact: true }).fill(suite.solr.credentials.username);
+    await form.getByLabel('Password', { exact: true }).fill(suite.solr.credentials.password);
     await form.getByRole('button', { name: 'Add cluster' }).click();
     await page
       .getByRole('region', { name: 'Check of catalog' })
@@ -147,13 +125,13 @@ describe("a merchandiser's first day, from a fresh install", { skip }, () => {
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Query profiles' })
       .click();
-    await page.goto(`${service.url}/console/query-profiles?app=shop&edit=new`);
+    await page.goto(`${suite.service.url}/console/query-profiles?app=shop&edit=new`);
     const form = page.getByRole('form', { name: 'New query profile' });
     await form.getByLabel('Profile id').fill('web');
     await form.getByLabel('Search cluster').selectOption('catalog');
     // The cluster is asked for its collections, which the field offers.
-    await form.getByText(new RegExp(`^In catalog: .*\\b${solr.collection}\\b`)).waitFor();
-    await form.getByLabel('Collection').fill(solr.collection);
+    await form.getByText(new RegExp(`^In catalog: .*\\b${suite.solr.collection}\\b`)).waitFor();
+    await form.getByLabel('Collection').fill(suite.solr.collection);
     await form.getByLabel('Studio (rules and rewrites)').selectOption('home-kitchen');
     await form.getByLabel('Typeahead instance (search logging)').selectOption('shop');
     // The id breaks ties of score, so that live and staging order equal products alike.
@@ -170,7 +148,7 @@ describe("a merchandiser's first day, from a fresh install", { skip }, () => {
   // Nothing answers there: the preview draws the banner as a frame naming its address.
   const BANNER = 'http://127.0.0.1:9/kettle-week.png';
   test('schedules a banner with the date picker, from today until the 20th of next month', async () => {
-    await page.goto(`${service.url}/console/rules/new?studio=home-kitchen`);
+    await page.goto(`${suite.service.url}/console/rules/new?studio=home-kitchen`);
     const name = page.getByLabel('Name', { exact: true });
     await page.getByLabel('Type').selectOption({ label: 'Banner' });
     await name.fill('Kettle week');
@@ -196,7 +174,7 @@ describe("a merchandiser's first day, from a fresh install", { skip }, () => {
   let original: string[] = [];
   let pinned = '';
   test('pins a product from the preview: staging shows it first, live does not', async () => {
-    await page.goto(`${service.url}/console/query-profiles?app=shop&profile=web`);
+    await page.goto(`${suite.service.url}/console/query-profiles?app=shop&profile=web`);
     const workbench = page.getByRole('region', { name: 'Workbench of web' });
     await workbench.getByLabel("Shopper's query").fill('kettle');
     await workbench.getByRole('button', { name: 'Send query' }).click();
@@ -225,7 +203,7 @@ describe("a merchandiser's first day, from a fresh install", { skip }, () => {
       await page.getByRole('button', { name: `Publish ${rule}`, exact: true }).click();
       await page.getByRole('button', { name: `Unpublish ${rule}` }).waitFor();
     }
-    const answer = await service.admin('GET', '/api/apps/shop/query/web?q=kettle');
+    const answer = await suite.service.admin('GET', '/api/apps/shop/query/web?q=kettle');
     const docs = (answer.body as { response: { docs: { name: string }[] } }).response.docs;
     assert.equal(docs[0]?.name, pinned, 'the shop sees the pin');
     const banners = (answer.body as { fusion: { banners: { url: string }[] } }).fusion.banners;
@@ -235,7 +213,7 @@ describe("a merchandiser's first day, from a fresh install", { skip }, () => {
       'and the banner',
     );
 
-    await page.goto(`${service.url}/console/query-profiles?app=shop&profile=web`);
+    await page.goto(`${suite.service.url}/console/query-profiles?app=shop&profile=web`);
     const workbench = page.getByRole('region', { name: 'Workbench of web' });
     await workbench.getByLabel("Shopper's query").fill('kettle');
     await workbench.getByRole('button', { name: 'Send query' }).click();
@@ -262,7 +240,7 @@ describe("a merchandiser's first day, from a fresh install", { skip }, () => {
     await toast.waitFor();
     const first = async () =>
       (
-        (await service.admin('GET', '/api/apps/shop/query/web?q=kettle')).body as {
+        (await suite.service.admin('GET', '/api/apps/shop/query/web?q=kettle')).body as {
           response: { docs: { name: string }[] };
         }
       ).response.docs[0]?.name;
@@ -274,7 +252,7 @@ describe("a merchandiser's first day, from a fresh install", { skip }, () => {
 
   test('restores the banner to an earlier version from its Versions list', async () => {
     const { id } = await ruleNamed(page, 'Kettle week');
-    await page.goto(`${service.url}/console/rules/${id}?studio=home-kitchen`);
+    await page.goto(`${suite.service.url}/console/rules/${id}?studio=home-kitchen`);
     await page.getByLabel('Banner URL').fill(`${BANNER}?v=2`);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved Kettle week' }).waitFor();

@@ -7,34 +7,12 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import {
-  ADMIN,
-  assertAccessible,
-  browserSkipReason,
-  type ConsoleService,
-  launchChromium,
-  signIn,
-  startConsoleService,
-} from '../helpers/console.js';
-import { solrSkipReason, type TestSolr, testSolr } from '../helpers/solr.js';
+import { before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { ADMIN, assertAccessible, freshConsoleBesideSolr, signIn } from '../helpers/console.js';
 
-const skip = browserSkipReason() ?? solrSkipReason();
-
-let service: ConsoleService;
-let browser: Browser;
-let solr: TestSolr;
-
-before(async () => {
-  if (skip) return;
-  [service, solr] = await Promise.all([startConsoleService(), testSolr()]);
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+const suite = freshConsoleBesideSolr();
+const { skip } = suite;
 
 /** Whether the page is wider than the window (it would scroll sideways). */
 async function assertFits(page: Page, what: string): Promise<void> {
@@ -78,13 +56,16 @@ describe('setting up in the console', { skip }, () => {
   let page: Page;
   before(async () => {
     if (skip) return;
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+    const context = await suite.browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      bypassCSP: true,
+    });
     page = await context.newPage();
-    await signIn(page, service.url, ADMIN);
+    await signIn(page, suite.service.url, ADMIN);
   });
 
   test('a fresh install offers to create a studio, which is created, renamed and deleted', async () => {
-    await page.goto(`${service.url}/console/rules`);
+    await page.goto(`${suite.service.url}/console/rules`);
     const empty = page.getByRole('status').filter({ hasText: 'No studio yet' });
     await empty.getByText('A studio holds the rules and rewrites').waitFor();
     assert.equal(await page.getByText('POST /api/studios').count(), 0, 'no curl hint');
@@ -98,12 +79,13 @@ describe('setting up in the console', { skip }, () => {
     await assertFormWorks(page, 'new studio');
     await form.getByRole('button', { name: 'Create studio' }).click();
     await page.getByRole('cell', { name: 'shop-english' }).waitFor();
-    assert.deepEqual((await service.admin('GET', '/api/studios/shop-english')).body, {
+    assert.deepEqual((await suite.service.admin('GET', '/api/studios/shop-english')).body, {
       id: 'shop-english',
       name: 'Shop (English)',
       syncTargets: [],
-      createdAt: ((await service.admin('GET', '/api/studios/shop-english')).body as { createdAt: string })
-        .createdAt,
+      createdAt: (
+        (await suite.service.admin('GET', '/api/studios/shop-english')).body as { createdAt: string }
+      ).createdAt,
     });
 
     // A taken id: the API's message, beside the field.
@@ -129,29 +111,29 @@ describe('setting up in the console', { skip }, () => {
     await page.getByRole('heading', { name: 'Rules' }).waitFor();
     assert.equal(await page.getByLabel('Studio').inputValue(), 'shop-english');
 
-    await service.admin('POST', '/api/studios', { id: 'old', name: 'Old shop' });
-    await page.goto(`${service.url}/console/studios`);
+    await suite.service.admin('POST', '/api/studios', { id: 'old', name: 'Old shop' });
+    await page.goto(`${suite.service.url}/console/studios`);
     await page.getByRole('button', { name: 'Delete Old shop' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete the studio "Old shop"?' });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    assert.equal((await service.admin('GET', '/api/studios/old')).status, 200, 'cancel keeps it');
+    assert.equal((await suite.service.admin('GET', '/api/studios/old')).status, 200, 'cancel keeps it');
     await page.getByRole('button', { name: 'Delete Old shop' }).click();
     await dialog.getByRole('button', { name: 'Delete studio' }).click();
     await page.getByRole('button', { name: 'Delete Old shop' }).waitFor({ state: 'detached' });
-    assert.equal((await service.admin('GET', '/api/studios/old')).status, 404);
+    assert.equal((await suite.service.admin('GET', '/api/studios/old')).status, 404);
   });
 
   test('a search cluster on the real Solr is added with its check passed, step by step', async () => {
-    await page.goto(`${service.url}/console/clusters`);
+    await page.goto(`${suite.service.url}/console/clusters`);
     await page.getByRole('status').filter({ hasText: 'No search cluster yet' }).waitFor();
     await page.getByRole('button', { name: 'Add a search cluster' }).click();
     const form = page.getByRole('form', { name: 'New search cluster' });
     await form.waitFor();
     assert.equal(await focusedLabel(page), 'Short id', 'the first field has the focus');
     await form.getByLabel('Short id').fill('catalog');
-    await form.getByLabel('ZooKeeper address (with chroot)').fill(solr.zk);
-    await form.getByLabel('User name', { exact: true }).fill(solr.credentials.username);
-    await form.getByLabel('Password', { exact: true }).fill(solr.credentials.password);
+    await form.getByLabel('ZooKeeper address (with chroot)').fill(suite.solr.zk);
+    await form.getByLabel('User name', { exact: true }).fill(suite.solr.credentials.username);
+    await form.getByLabel('Password', { exact: true }).fill(suite.solr.credentials.password);
     await assertFormWorks(page, 'new search cluster');
     await form.getByRole('button', { name: 'Add cluster' }).click();
 
@@ -172,19 +154,26 @@ describe('setting up in the console', { skip }, () => {
         'A Solr server answers and accepts the user name and password: passed',
       ],
     );
-    const stored = (await service.admin('GET', '/api/searchCluster/catalog')).body as Record<string, unknown>;
-    assert.equal(stored.connectString, solr.zk);
+    const stored = (await suite.service.admin('GET', '/api/searchCluster/catalog')).body as Record<
+      string,
+      unknown
+    >;
+    assert.equal(stored.connectString, suite.solr.zk);
     assert.deepEqual(stored.authConfig, { authType: 'BASIC', username: 'solr', password: '********' });
-    assert.equal(await page.getByText(solr.credentials.password).count(), 0, 'the password is never shown');
+    assert.equal(
+      await page.getByText(suite.solr.credentials.password).count(),
+      0,
+      'the password is never shown',
+    );
     await assertFormWorks(page, 'search cluster checked');
   });
 
   test('a wrong Solr password is refused with the failed step in plain words, nothing stored', async () => {
-    await page.goto(`${service.url}/console/clusters?new=1`);
+    await page.goto(`${suite.service.url}/console/clusters?new=1`);
     const form = page.getByRole('form', { name: 'New search cluster' });
     await form.getByLabel('Short id').fill('wrong');
-    await form.getByLabel('ZooKeeper address (with chroot)').fill(solr.zk);
-    await form.getByLabel('User name', { exact: true }).fill(solr.credentials.username);
+    await form.getByLabel('ZooKeeper address (with chroot)').fill(suite.solr.zk);
+    await form.getByLabel('User name', { exact: true }).fill(suite.solr.credentials.username);
     await form.getByLabel('Password', { exact: true }).fill('not-the-password');
     await form.getByRole('button', { name: 'Add cluster' }).click();
     const alert = form.getByRole('alert');
@@ -197,30 +186,37 @@ describe('setting up in the console', { skip }, () => {
     );
     assert.match((await alert.textContent()) ?? '', /check the username and password/);
     assert.match((await alert.textContent()) ?? '', /ZooKeeper answers at this address: passed/);
-    assert.equal((await service.admin('GET', '/api/searchCluster/wrong')).status, 404, 'nothing stored');
+    assert.equal(
+      (await suite.service.admin('GET', '/api/searchCluster/wrong')).status,
+      404,
+      'nothing stored',
+    );
     await assertFormWorks(page, 'search cluster refused');
   });
 
   test('a single Solr server is added by its URL, with its one step passed', async () => {
-    await page.goto(`${service.url}/console/clusters?new=1`);
+    await page.goto(`${suite.service.url}/console/clusters?new=1`);
     const form = page.getByRole('form', { name: 'New search cluster' });
     await form.getByLabel('Short id').fill('node1');
     await form.getByLabel('A single Solr server').check();
-    await form.getByLabel('Solr address').fill(solr.url);
-    await form.getByLabel('User name', { exact: true }).fill(solr.credentials.username);
-    await form.getByLabel('Password', { exact: true }).fill(solr.credentials.password);
+    await form.getByLabel('Solr address').fill(suite.solr.url);
+    await form.getByLabel('User name', { exact: true }).fill(suite.solr.credentials.username);
+    await form.getByLabel('Password', { exact: true }).fill(suite.solr.credentials.password);
     await form.getByRole('button', { name: 'Add cluster' }).click();
     const check = page.getByRole('region', { name: 'Check of node1' });
     await check.getByText('Every step passed').waitFor({ timeout: 30_000 });
     assert.equal(await check.getByRole('listitem').count(), 1);
     await check.getByText('A Solr server answers and accepts the user name and password: passed').waitFor();
-    const stored = (await service.admin('GET', '/api/searchCluster/node1')).body as Record<string, unknown>;
+    const stored = (await suite.service.admin('GET', '/api/searchCluster/node1')).body as Record<
+      string,
+      unknown
+    >;
     assert.equal(stored.cloud, false);
-    assert.equal(stored.connectString, solr.url);
+    assert.equal(stored.connectString, suite.solr.url);
   });
 
   test('editing a search cluster keeps the stored password when its field is left empty', async () => {
-    await page.goto(`${service.url}/console/clusters`);
+    await page.goto(`${suite.service.url}/console/clusters`);
     await page.getByRole('button', { name: 'Edit catalog' }).click();
     const form = page.getByRole('form', { name: 'Edit the search cluster "catalog"' });
     assert.equal(
@@ -229,7 +225,7 @@ describe('setting up in the console', { skip }, () => {
       'the password is not shown',
     );
     await form.getByText('Leave empty to keep the stored password').waitFor();
-    assert.equal(await form.getByLabel('ZooKeeper address (with chroot)').inputValue(), solr.zk);
+    assert.equal(await form.getByLabel('ZooKeeper address (with chroot)').inputValue(), suite.solr.zk);
     await form.getByRole('button', { name: 'Save' }).click();
     await page
       .getByRole('region', { name: 'Check of catalog' })
@@ -242,10 +238,10 @@ describe('setting up in the console', { skip }, () => {
       .getByRole('button', { name: 'Delete cluster' })
       .click();
     await page.getByRole('button', { name: 'Delete catalog' }).waitFor({ state: 'detached' });
-    assert.equal((await service.admin('GET', '/api/searchCluster/catalog')).status, 404);
+    assert.equal((await suite.service.admin('GET', '/api/searchCluster/catalog')).status, 404);
   });
   test('a typeahead instance is created with its embed token shown once, which works until replaced', async () => {
-    await page.goto(`${service.url}/console/typeahead`);
+    await page.goto(`${suite.service.url}/console/typeahead`);
     await page.getByRole('button', { name: 'Create a typeahead instance' }).click();
     const form = page.getByRole('form', { name: 'New typeahead instance' });
     assert.equal(await focusedLabel(page), 'Name', 'the first field has the focus');
@@ -260,11 +256,11 @@ describe('setting up in the console', { skip }, () => {
     await shown.getByRole('button', { name: 'Copy the token' }).waitFor();
     const token = (await shown.getByLabel('Embed token', { exact: true }).textContent()) ?? '';
     const suggest = (t: string) =>
-      fetch(`${service.url}/typeahead/suggestions?prefix=a`, {
+      fetch(`${suite.service.url}/typeahead/suggestions?prefix=a`, {
         headers: { authorization: `Embed ${t}`, host: 'shop-english.localhost' },
       });
     assert.equal((await suggest(token)).status, 200, 'the token shown works');
-    const stored = (await service.admin('GET', '/api/typeahead/instances/shop-english')).body as {
+    const stored = (await suite.service.admin('GET', '/api/typeahead/instances/shop-english')).body as {
       allowedOrigins: string[];
     };
     assert.deepEqual(stored.allowedOrigins, ['https://shop.example.com']);
@@ -296,7 +292,7 @@ describe('setting up in the console', { skip }, () => {
   });
 
   test("an API client's secret is shown once, with a Copy button, and gets tokens", async () => {
-    await page.goto(`${service.url}/console/api-clients?studio=shop-english`);
+    await page.goto(`${suite.service.url}/console/api-clients?studio=shop-english`);
     await page.getByRole('button', { name: 'New API client' }).click();
     assert.equal(await focusedLabel(page), 'Client name', 'the first field has the focus');
     await page.getByLabel('Client name').fill('feed importer');
@@ -307,7 +303,7 @@ describe('setting up in the console', { skip }, () => {
     await shown.getByRole('button', { name: 'Copy the secret' }).waitFor();
     const clientId = (await shown.getByLabel('Client id').textContent()) ?? '';
     const secret = (await shown.getByLabel('Client secret').textContent()) ?? '';
-    const token = await fetch(`${service.url}/oauth2/token`, {
+    const token = await fetch(`${suite.service.url}/oauth2/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
@@ -322,48 +318,54 @@ describe('setting up in the console', { skip }, () => {
     assert.equal(await page.getByLabel('Client secret').count(), 0, 'the secret is gone');
   });
   test('a query profile uses a search cluster added outside any app, and finds products in the real Solr', async () => {
-    const cluster = await service.admin('POST', '/api/searchCluster', {
+    const cluster = await suite.service.admin('POST', '/api/searchCluster', {
       id: 'solr',
-      connectString: solr.zk,
-      authConfig: { authType: 'BASIC', ...solr.credentials },
+      connectString: suite.solr.zk,
+      authConfig: { authType: 'BASIC', ...suite.solr.credentials },
     });
     assert.equal(cluster.status, 200, JSON.stringify(cluster.body));
-    await page.goto(`${service.url}/console/query-profiles?app=shop&edit=new`);
+    await page.goto(`${suite.service.url}/console/query-profiles?app=shop&edit=new`);
     const form = page.getByRole('form', { name: 'New query profile' });
     await form.waitFor();
     assert.equal(await focusedLabel(page), 'Profile id', 'the first field has the focus');
     await form.getByLabel('Profile id').fill('web');
     await form.getByLabel('Search cluster').selectOption('solr');
-    await form.getByLabel('Collection').fill(solr.collection);
+    await form.getByLabel('Collection').fill(suite.solr.collection);
     await form.getByLabel('Studio (rules and rewrites)').selectOption('shop-english');
     await form.getByRole('button', { name: 'Save profile' }).click();
     await form.waitFor({ state: 'detached' });
-    const profile = await service.admin('GET', '/api/apps/shop/query-profiles/web');
+    const profile = await suite.service.admin('GET', '/api/apps/shop/query-profiles/web');
     assert.equal(profile.status, 200, JSON.stringify(profile.body));
-    const found = await service.admin('GET', '/api/apps/shop/query/web?q=kettle');
+    const found = await suite.service.admin('GET', '/api/apps/shop/query/web?q=kettle');
     assert.equal(found.status, 200, JSON.stringify(found.body));
     assert.ok((found.body as { response: { numFound: number } }).response.numFound > 0);
   });
   test('a viewer sees studios, clusters and instances but no button that would change them', async () => {
     const viewer = { username: 'vera', password: 'vera-password-1' };
-    assert.equal((await service.admin('POST', '/api/users', { ...viewer, role: 'viewer' })).status, 201);
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+    assert.equal(
+      (await suite.service.admin('POST', '/api/users', { ...viewer, role: 'viewer' })).status,
+      201,
+    );
+    const context = await suite.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      bypassCSP: true,
+    });
     const other = await context.newPage();
     try {
-      await signIn(other, service.url, viewer);
+      await signIn(other, suite.service.url, viewer);
       for (const [path, button] of [
         ['/studios', 'Create a studio'],
         ['/clusters', 'Add a search cluster'],
         ['/typeahead', 'Create a typeahead instance'],
       ] as const) {
-        await other.goto(`${service.url}/console${path}`);
+        await other.goto(`${suite.service.url}/console${path}`);
         await other.getByRole('heading', { level: 1 }).waitFor();
         await other.waitForFunction("document.querySelector('[data-loading]') === null");
         assert.equal(await other.getByRole('button', { name: button }).count(), 0, `${path}: ${button}`);
         assert.equal(await other.getByRole('button', { name: /^(Delete|Edit|Rename) / }).count(), 0, path);
       }
       // Even on ?new=1 the form is not there.
-      await other.goto(`${service.url}/console/clusters?new=1`);
+      await other.goto(`${suite.service.url}/console/clusters?new=1`);
       await other.getByRole('heading', { level: 1 }).waitFor();
       assert.equal(await other.getByRole('form', { name: 'New search cluster' }).count(), 0);
     } finally {

@@ -15,6 +15,7 @@ import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { type ServiceProcess, startService } from './process.js';
+import { solrSkipReason, type TestSolr, testSolr } from './solr.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ADMIN = { username: 'admin', password: 'console-admin-password' };
@@ -153,6 +154,33 @@ export function seededConsole(): SeededConsole {
     if (browserSkipReason()) return;
     state.service = await startConsoleService();
     state.usersExist = (await seed(state.service)).usersExist;
+    state.browser = await launchChromium();
+  });
+  after(async () => {
+    await state.browser?.close();
+    await state.service?.stop();
+  });
+  return state;
+}
+
+export interface ConsoleBesideSolr {
+  service: ConsoleService;
+  browser: Browser;
+  solr: TestSolr;
+  /** Why the file's tests skip (no Chromium or no SolrCloud, outside CI); undefined when they run. */
+  skip: string | undefined;
+}
+
+/**
+ * A fresh, unseeded service (an empty install), a Chromium and the test run's SolrCloud,
+ * started before the calling file's tests and stopped after them; nothing starts where the
+ * tests skip. Read its fields inside tests.
+ */
+export function freshConsoleBesideSolr(): ConsoleBesideSolr {
+  const state = { skip: browserSkipReason() ?? solrSkipReason() } as ConsoleBesideSolr;
+  before(async () => {
+    if (state.skip) return;
+    [state.service, state.solr] = await Promise.all([startConsoleService(), testSolr()]);
     state.browser = await launchChromium();
   });
   after(async () => {

@@ -3,12 +3,13 @@
 // asks for), checked before it is stored; the check's steps are listed in plain words, passed
 // or failed. The password is write-only: never shown, kept when its field is left empty.
 import { Loader } from '@mantine/core';
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { api, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
 import type { components } from '../api/schema';
 import { useConfirm } from '../components/Confirm';
 import { described, Field, FormError } from '../components/Field';
 import { Loading } from '../components/Loading';
+import { CreateButton, useLoadedList } from '../components/SetupParts';
 import { TableScroll } from '../components/TableScroll';
 import { tell } from '../components/undo';
 import { setQuery, useLocation } from '../router';
@@ -62,25 +63,18 @@ function checkOf(answer: Status | ErrorBody): Check {
   return { ok: false, steps: details?.steps ?? [], message: answer.message };
 }
 
+// The list holds what the API answers; its schema types a cluster in more detail.
+const readClusters = () => api.GET('/api/searchCluster') as Promise<{ data?: Cluster[]; error?: unknown }>;
+
 export function ClustersPage({ session }: { session: Session }) {
   const { query } = useLocation();
-  const [clusters, setClusters] = useState<Cluster[]>();
+  const { items: clusters, error, setError, load } = useLoadedList<Cluster>(readClusters);
   const [checks, setChecks] = useState<Record<string, Check>>({});
-  const [error, setError] = useState<ErrorBody>();
   const [nodes, setNodes] = useState<Record<string, Node[] | ErrorBody>>({});
   const confirm = useConfirm();
   const editable = mayEdit(session, 'platform');
   const creating = editable && query.has('new');
   const editing = editable ? query.get('edit') : null;
-
-  const load = useCallback(async () => {
-    const { data, error } = await api.GET('/api/searchCluster');
-    if (data) setClusters(data as Cluster[]);
-    else setError(errorOf(error));
-  }, []);
-  useEffect(() => {
-    load();
-  }, [load]);
 
   async function listNodes(id: string) {
     const { data, error } = await api.GET('/api/searchCluster/{id}/nodes', { params: { path: { id } } });
@@ -126,13 +120,7 @@ export function ClustersPage({ session }: { session: Session }) {
         A search cluster tells searchdeck where the shop's Solr is: a SolrCloud through its ZooKeeper, or a
         single Solr server. Query profiles search in a collection of one.
       </p>
-      {editable && !creating && (
-        <div className="toolbar">
-          <button type="button" className="primary" onClick={() => setQuery({ new: '1', edit: undefined })}>
-            Add a search cluster
-          </button>
-        </div>
-      )}
+      {editable && !creating && <CreateButton label="Add a search cluster" />}
       {creating && (
         <ClusterForm
           onDone={async (saved, steps) => {

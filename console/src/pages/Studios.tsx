@@ -1,12 +1,13 @@
 // Studios: the places a shop's rules and rewrites live. Every role sees them; an admin creates,
 // renames and deletes them (a studio that still holds rules or rewrites is deleted only when
 // the admin confirms a second time, naming that they go with it).
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { api, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
 import type { paths } from '../api/schema';
 import { useConfirm } from '../components/Confirm';
-import { described, Field, FormError } from '../components/Field';
+import { FormError } from '../components/Field';
 import { Loading } from '../components/Loading';
+import { CreateButton, NameField, ShortIdField, shortIdFrom, useLoadedList } from '../components/SetupParts';
 import { TableScroll } from '../components/TableScroll';
 import { tell } from '../components/undo';
 import { Link, setQuery, useLocation } from '../router';
@@ -14,36 +15,20 @@ import { Link, setQuery, useLocation } from '../router';
 type Studio = paths['/api/studios']['get']['responses'][200]['content']['application/json'][number];
 
 /** A studio id from a name: "Shop (English)" → "shop-english". */
-export function idFrom(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 128);
-}
+const idFrom = (name: string) => shortIdFrom(name, /[^a-z0-9._-]+/g, 128);
+
+const readStudios = () => api.GET('/api/studios');
 
 const FIELDS = { id: 'Short id', name: 'Name' };
 
 export function StudiosPage({ session }: { session: Session }) {
   const { query } = useLocation();
-  const [studios, setStudios] = useState<Studio[]>();
-  const [error, setError] = useState<ErrorBody>();
+  const { items: studios, error, setError, load } = useLoadedList<Studio>(readStudios);
   const confirm = useConfirm();
   const editable = mayEdit(session, 'platform');
   // ?new: the form for a new studio is open; ?edit=<id>: that studio's form.
   const creating = editable && query.has('new');
   const editing = editable ? query.get('edit') : null;
-
-  const load = useCallback(async () => {
-    const { data, error } = await api.GET('/api/studios');
-    if (data) setStudios(data);
-    else setError(errorOf(error));
-  }, []);
-  useEffect(() => {
-    load();
-  }, [load]);
 
   async function remove(studio: Studio) {
     const confirmed = await confirm({
@@ -79,13 +64,7 @@ export function StudiosPage({ session }: { session: Session }) {
         A studio holds the rules and rewrites of one shop, or of one part of it (a country, a language). Query
         profiles name the studio whose rules apply to their searches.
       </p>
-      {editable && !creating && (
-        <div className="toolbar">
-          <button type="button" className="primary" onClick={() => setQuery({ new: '1', edit: undefined })}>
-            Create a studio
-          </button>
-        </div>
-      )}
+      {editable && !creating && <CreateButton label="Create a studio" />}
       {creating && (
         <StudioForm
           onDone={async (saved) => {
@@ -187,44 +166,20 @@ function StudioForm({ studio, onDone }: { studio?: Studio; onDone: (saved?: Stud
   return (
     <form className="card setup-form" onSubmit={save} aria-label={title}>
       <h2>{title}</h2>
-      <Field
-        id="studio-name"
-        label="Name"
-        hint="What people see in the console, such as “Shop (English)”."
-        error={error}
-        field="name"
-      >
-        <input
-          {...described('studio-name', error, 'name')}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          required
-          maxLength={200}
-          // biome-ignore lint/a11y/noAutofocus: the form opens on request; its first field takes the focus
-          autoFocus
-        />
-      </Field>
+      <NameField id="studio-name" value={name} onChange={setName} error={error} />
       {!studio && (
-        <Field
+        <ShortIdField
           id="studio-id"
-          label="Short id"
-          hint="Used in the addresses of the shop's searches and the API; letters, digits, - _ and . only. It cannot be changed later."
+          value={shownId}
+          onChange={(typed) => {
+            setIdTouched(true);
+            setId(typed);
+          }}
           error={error}
-          field="id"
-        >
-          <input
-            {...described('studio-id', error, 'id')}
-            value={shownId}
-            onChange={(e) => {
-              setIdTouched(true);
-              setId(e.target.value);
-            }}
-            required
-            maxLength={128}
-            pattern="[A-Za-z0-9._\-]+"
-            autoComplete="off"
-          />
-        </Field>
+          hint="Used in the addresses of the shop's searches and the API; letters, digits, - _ and . only. It cannot be changed later."
+          maxLength={128}
+          pattern="[A-Za-z0-9._\-]+"
+        />
       )}
       <FormError error={error} fields={FIELDS} />
       <div className="actions">

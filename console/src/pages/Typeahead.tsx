@@ -7,6 +7,7 @@ import type { components, paths } from '../api/schema';
 import { useConfirm } from '../components/Confirm';
 import { described, Field, FormError } from '../components/Field';
 import { Loading } from '../components/Loading';
+import { CreateButton, NameField, ShortIdField, shortIdFrom, useLoadedList } from '../components/SetupParts';
 import { ShownOnce } from '../components/ShownOnce';
 import { TableScroll } from '../components/TableScroll';
 import { tell } from '../components/undo';
@@ -30,36 +31,21 @@ const lines = (text: string) =>
 type Created = paths['/api/typeahead/instances']['post']['responses'][201]['content']['application/json'];
 
 /** An instance id from a name: a DNS label ("Shop (English)" → "shop-english"). */
-function instanceIdFrom(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .slice(0, 63)
-    .replace(/^-+|-+$/g, '');
-}
+const instanceIdFrom = (name: string) => shortIdFrom(name, /[^a-z0-9]+/g, 63);
+
+const readInstances = () => api.GET('/api/typeahead/instances');
 
 /** How long a replaced embed token keeps working, so the shop's pages can be given the new one. */
 const GRACE_SECONDS = 3600;
 
 export function TypeaheadPage({ session }: { session: Session }) {
   const { query } = useLocation();
-  const [instances, setInstances] = useState<Instance[]>();
-  const [error, setError] = useState<ErrorBody>();
+  const { items: instances, error, setError, load } = useLoadedList<Instance>(readInstances);
   const [token, setToken] = useState<{ title: string; value: string }>();
   const confirm = useConfirm();
   const admin = mayEdit(session, 'platform');
   const creating = admin && query.has('new');
   const editing = admin ? query.get('edit') : null;
-  const load = useCallback(async () => {
-    const { data, error } = await api.GET('/api/typeahead/instances');
-    if (data) setInstances(data);
-    else setError(errorOf(error));
-  }, []);
-  useEffect(() => {
-    load();
-  }, [load]);
   const id = query.get('instance') ?? instances?.[0]?.id;
 
   async function rotate(instance: Instance) {
@@ -103,13 +89,7 @@ export function TypeaheadPage({ session }: { session: Session }) {
         A typeahead instance gives the shop’s search box its suggestions: the terms you choose and the most
         searched ones. The shop’s pages ask for them with the instance’s embed token.
       </p>
-      {admin && !creating && (
-        <div className="toolbar">
-          <button type="button" className="primary" onClick={() => setQuery({ new: '1', edit: undefined })}>
-            Create a typeahead instance
-          </button>
-        </div>
-      )}
+      {admin && !creating && <CreateButton label="Create a typeahead instance" />}
       {creating && (
         <InstanceForm
           onDone={async (saved) => {
@@ -253,41 +233,17 @@ function InstanceForm({
   return (
     <form className="card setup-form" onSubmit={save} aria-label={title}>
       <h2>{title}</h2>
-      <Field
-        id="instance-name"
-        label="Name"
-        hint="What people see in the console, such as “Shop (English)”."
-        error={error}
-        field="name"
-      >
-        <input
-          {...described('instance-name', error, 'name')}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          required
-          maxLength={200}
-          // biome-ignore lint/a11y/noAutofocus: the form opens on request; its first field takes the focus
-          autoFocus
-        />
-      </Field>
+      <NameField id="instance-name" value={name} onChange={setName} error={error} />
       {!instance && (
-        <Field
+        <ShortIdField
           id="instance-id"
-          label="Short id"
-          hint="Part of the address the shop’s pages ask: lowercase letters, digits and inner dashes. It cannot be changed later."
+          value={shownId}
+          onChange={setId}
           error={error}
-          field="id"
-        >
-          <input
-            {...described('instance-id', error, 'id')}
-            value={shownId}
-            onChange={(e) => setId(e.target.value)}
-            required
-            maxLength={63}
-            pattern="[a-z0-9]([a-z0-9\-]*[a-z0-9])?"
-            autoComplete="off"
-          />
-        </Field>
+          hint="Part of the address the shop’s pages ask: lowercase letters, digits and inner dashes. It cannot be changed later."
+          maxLength={63}
+          pattern="[a-z0-9]([a-z0-9\-]*[a-z0-9])?"
+        />
       )}
       <Field
         id="instance-origins"
