@@ -2,27 +2,13 @@
 // straight into their tables, and one hour of raw rows for the rollup to roll.
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
+import { COUNT_COLUMNS } from '../src/analytics/tables.js';
 import { seededRandom } from './lib.js';
 
 export const APP = 'bench';
 export const PROFILE = 'web';
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
-
-const COLUMNS = [
-  'searches',
-  'no_result_searches',
-  'click_searches',
-  'conversion_searches',
-  'cart_searches',
-  'clicks',
-  'conversions',
-  'carts',
-  'position_sum',
-  'position_count',
-  'last_at',
-  'last_hits',
-];
 
 /** A handle that runs one multi-row insert, on either engine. */
 export interface Writer {
@@ -181,8 +167,8 @@ export async function seedRollups(
   const documents = Math.max(50, Math.round(perDay / 100));
   const today = now - (now % DAY);
   let written = 0;
-  const dayColumns = ['app', 'profile_id', 'kind', 'day', 'item', ...COLUMNS];
-  const hourColumns = ['app', 'profile_id', 'kind', 'hour', 'item', ...COLUMNS];
+  const dayColumns = ['app', 'profile_id', 'kind', 'day', 'item', ...COUNT_COLUMNS];
+  const hourColumns = ['app', 'profile_id', 'kind', 'hour', 'item', ...COUNT_COLUMNS];
   for (let d = 0; d < days; d++) {
     const day = today - d * DAY;
     const counts = skewedCounts(random, perDay, keys);

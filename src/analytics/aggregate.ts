@@ -1,6 +1,6 @@
 // What one hour of raw signals rolls up to: a pure function of the hour's counted searches and
 // the signals attributed to them, so rolling an hour again from the same rows gives the same rows.
-import type { RollupCounts } from './tables.js';
+import { COUNT_COLUMNS, type RollupCounts } from './tables.js';
 
 export type RollupKind = 'total' | 'search' | 'rule' | 'document';
 
@@ -29,20 +29,9 @@ export interface RollupKey {
   item: string;
 }
 
-export const ZERO_COUNTS: Readonly<RollupCounts> = Object.freeze({
-  searches: 0,
-  no_result_searches: 0,
-  click_searches: 0,
-  conversion_searches: 0,
-  cart_searches: 0,
-  clicks: 0,
-  conversions: 0,
-  carts: 0,
-  position_sum: 0,
-  position_count: 0,
-  last_at: 0,
-  last_hits: 0,
-});
+export const ZERO_COUNTS: Readonly<RollupCounts> = Object.freeze(
+  Object.fromEntries(COUNT_COLUMNS.map((column) => [column, 0])) as unknown as RollupCounts,
+);
 
 /** The map key of a rollup row: kind and item, which the kinds' names keep apart. */
 export function rowKey(kind: string, item: string): string {

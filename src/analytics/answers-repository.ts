@@ -1,7 +1,8 @@
 // The SQL of the analytics answers: a range of one profile's daily (or hourly) rows of one
 // kind, summed per item; each reads the primary key's range (app, profile, kind, day).
-import { type Kysely, type QueryCreator, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type QueryCreator, sql } from 'kysely';
 import type { Database } from '../storage/schema.js';
+import type { RollupCounts } from './tables.js';
 
 /** One profile's days, `from` and `to` inclusive (epoch ms of the UTC days' starts). */
 export interface DayRange {
@@ -28,19 +29,27 @@ function days(db: QueryCreator<Database>, range: DayRange, kind: string) {
 
 const n = (value: unknown) => Number(value ?? 0);
 
+/** The sums of these counts over the range's rows, each named as its column. */
+function sums<C extends keyof RollupCounts>(columns: readonly C[]) {
+  return (eb: ExpressionBuilder<Database, 'analytics_day'>) =>
+    columns.map((column) => eb.fn.sum<number>(column).as(column));
+}
+
 /** Search strings, most searched first, with their sums. */
 export async function selectTopSearches(db: Kysely<Database>, range: DayRange, page: Page) {
   const rows = await days(db, range, 'search')
-    .select((eb) => [
-      'item',
-      eb.fn.sum<number>('searches').as('searches'),
-      eb.fn.sum<number>('click_searches').as('click_searches'),
-      eb.fn.sum<number>('clicks').as('clicks'),
-      eb.fn.sum<number>('position_sum').as('position_sum'),
-      eb.fn.sum<number>('position_count').as('position_count'),
-      eb.fn.sum<number>('conversion_searches').as('conversion_searches'),
-      eb.fn.sum<number>('cart_searches').as('cart_searches'),
-    ])
+    .select('item')
+    .select(
+      sums([
+        'searches',
+        'click_searches',
+        'clicks',
+        'position_sum',
+        'position_count',
+        'conversion_searches',
+        'cart_searches',
+      ]),
+    )
     .groupBy('item')
     .orderBy(sql`sum(searches)`, 'desc')
     .orderBy('item')
@@ -137,16 +146,18 @@ export async function selectItems(
 ) {
   const order = kind === 'rule' ? sql`sum(searches)` : sql`sum(clicks)`;
   const rows = await days(db, range, kind)
-    .select((eb) => [
-      'item',
-      eb.fn.sum<number>('searches').as('searches'),
-      eb.fn.sum<number>('click_searches').as('click_searches'),
-      eb.fn.sum<number>('conversion_searches').as('conversion_searches'),
-      eb.fn.sum<number>('cart_searches').as('cart_searches'),
-      eb.fn.sum<number>('clicks').as('clicks'),
-      eb.fn.sum<number>('conversions').as('conversions'),
-      eb.fn.sum<number>('carts').as('carts'),
-    ])
+    .select('item')
+    .select(
+      sums([
+        'searches',
+        'click_searches',
+        'conversion_searches',
+        'cart_searches',
+        'clicks',
+        'conversions',
+        'carts',
+      ]),
+    )
     .groupBy('item')
     .orderBy(order, 'desc')
     .orderBy(sql`sum(conversions)`, 'desc')

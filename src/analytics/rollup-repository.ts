@@ -4,7 +4,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { RawSearch, RawSignal } from './aggregate.js';
 import { idList } from './aggregate.js';
-import type { AnalyticsHourTable, RollupCounts } from './tables.js';
+import { type AnalyticsHourTable, COUNT_COLUMNS, type RollupCounts } from './tables.js';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -15,21 +15,6 @@ export interface ProfileHour {
   profileId: string;
   hour: number;
 }
-
-const COUNT_COLUMNS = [
-  'searches',
-  'no_result_searches',
-  'click_searches',
-  'conversion_searches',
-  'cart_searches',
-  'clicks',
-  'conversions',
-  'carts',
-  'position_sum',
-  'position_count',
-  'last_at',
-  'last_hits',
-] as const;
 
 function countsOf(row: RollupCounts): RollupCounts {
   const counts = {} as RollupCounts;

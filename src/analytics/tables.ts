@@ -25,6 +25,22 @@ export interface RollupCounts {
   last_hits: number;
 }
 
+/** The counts' columns, in the tables' order (the migration that made them keeps its own copy). */
+export const COUNT_COLUMNS = [
+  'searches',
+  'no_result_searches',
+  'click_searches',
+  'conversion_searches',
+  'cart_searches',
+  'clicks',
+  'conversions',
+  'carts',
+  'position_sum',
+  'position_count',
+  'last_at',
+  'last_hits',
+] as const satisfies ReadonlyArray<keyof RollupCounts>;
+
 /**
  * `kind`: `total` (item ''), `search` (item = the query key), `rule` (item = rule id),
  * `document` (item = document id). `hour` is the epoch ms of the hour's start (UTC).
