@@ -2,7 +2,9 @@
 // the signals attributed to them, so rolling an hour again from the same rows gives the same rows.
 import { COUNT_COLUMNS, type RollupCounts } from './tables.js';
 
-export type RollupKind = 'total' | 'search' | 'rule' | 'document';
+/** The kinds of rollup row (tables.ts says what each one's item is). */
+export const ROLLUP_KINDS = ['total', 'search', 'rule', 'document'] as const;
+export type RollupKind = (typeof ROLLUP_KINDS)[number];
 
 /** A counted search as the rollup reads it. */
 export interface RawSearch {
@@ -147,8 +149,7 @@ export function sumCounts(rows: readonly RollupCounts[]): RollupCounts {
 
 /** Whether two rows count the same. */
 export function sameCounts(a: RollupCounts, b: RollupCounts): boolean {
-  for (const key of Object.keys(ZERO_COUNTS) as Array<keyof RollupCounts>)
-    if (a[key] !== b[key]) return false;
+  for (const key of COUNT_COLUMNS) if (a[key] !== b[key]) return false;
   return true;
 }
 

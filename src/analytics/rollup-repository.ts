@@ -71,16 +71,27 @@ export async function selectSignalsOf(
   }));
 }
 
-/** The rows an hour rolled up to last time, by kind and item. */
-export async function selectHourRows(db: Kysely<Database>, { app, profileId, hour }: ProfileHour) {
-  const rows = await db
+/**
+ * One page of the rows of one kind an hour rolled up to last time, in item order after
+ * `after`: a range of the primary key, read in pages so that no one answer is large.
+ */
+export async function selectHourRows(
+  db: Kysely<Database>,
+  { app, profileId, hour }: ProfileHour,
+  kind: string,
+  after: string | undefined,
+  limit: number,
+) {
+  let query = db
     .selectFrom('analytics_hour')
     .selectAll()
     .where('app', '=', app)
     .where('profile_id', '=', profileId)
-    .where('hour', '=', hour)
-    .execute();
-  return rows.map((row) => ({ kind: row.kind, item: row.item, counts: countsOf(row) }));
+    .where('kind', '=', kind)
+    .where('hour', '=', hour);
+  if (after !== undefined) query = query.where('item', '>', after);
+  const rows = await query.orderBy('item').limit(limit).execute();
+  return rows.map((row) => ({ item: row.item, counts: countsOf(row) }));
 }
 
 /** Writes (inserts or replaces) some of an hour's rows. */

@@ -5,6 +5,8 @@ import {
   HourRollup,
   type RawSearch,
   type RawSignal,
+  ROLLUP_KINDS,
+  type RollupKey,
   rowKey,
   sameCounts,
   splitRowKey,
@@ -25,9 +27,14 @@ import {
 import type { RollupCounts } from './tables.js';
 
 // Raw rows are read in pages of this many searches (on SQLite through the reader's own
-// thread), and rows written in chunks of this many, yielding between them.
-const READ_PAGE = 2000;
+// thread), stored rollup rows in pages of this many, and rows written in chunks of this many,
+// yielding between them; a comparison yields after this many rows. An hour of a busy shop
+// has tens of thousands of rows: one answer or loop over all of them held the event loop for
+// a tenth of a second.
+const READ_PAGE = 500;
+const STORED_PAGE = 1000;
 const WRITE_CHUNK = 200;
+const COMPARE_SLICE = 5000;
 
 /** What rolling an hour changed: rows written and deleted, hourly and daily. */
 export interface RollResult {
@@ -79,21 +86,49 @@ async function aggregateHour(
 }
 
 /**
+ * How the freshly counted rows differ from those the hour rolled up to last time: the rows
+ * new or changed, and the keys of those no longer counted. The stored rows are read kind by
+ * kind in pages and compared as they come, so they never all stay in memory (a busy hour has
+ * tens of thousands, and keeping them made the garbage collector's pauses long).
+ */
+async function differences(
+  store: Store,
+  at: ProfileHour,
+  fresh: ReadonlyMap<string, RollupCounts>,
+): Promise<{ changed: Array<RollupKey & { counts: RollupCounts }>; gone: RollupKey[] }> {
+  const same = new Set<string>();
+  const gone: RollupKey[] = [];
+  for (const kind of ROLLUP_KINDS) {
+    let after: string | undefined;
+    for (;;) {
+      const page = await selectHourRows(store.reader, at, kind, after, STORED_PAGE);
+      for (const row of page) {
+        const key = rowKey(kind, row.item);
+        const counts = fresh.get(key);
+        if (!counts) gone.push({ kind, item: row.item });
+        else if (sameCounts(counts, row.counts)) same.add(key);
+      }
+      if (page.length < STORED_PAGE) break;
+      after = page[page.length - 1]!.item;
+    }
+  }
+  const changed: Array<RollupKey & { counts: RollupCounts }> = [];
+  let compared = 0;
+  for (const [key, counts] of fresh) {
+    if (!same.has(key)) changed.push({ ...splitRowKey(key), counts });
+    if (++compared % COMPARE_SLICE === 0) await yieldToEventLoop();
+  }
+  return { changed, gone };
+}
+
+/**
  * Rolls one profile's hour again from its raw rows: computes the hour's rows, writes those
  * that differ from the stored ones, deletes those no longer counted, and sums the changed
  * items' hours into their day's rows, in one transaction so an answer sees all of it or none.
  */
 export async function rollHour(store: Store, at: ProfileHour): Promise<RollResult> {
   const { rows: fresh, searches } = await aggregateHour(store, at);
-  const stored = new Map<string, RollupCounts>();
-  for (const row of await selectHourRows(store.reader, at))
-    stored.set(rowKey(row.kind, row.item), row.counts);
-  const changed: Array<{ kind: string; item: string; counts: RollupCounts }> = [];
-  for (const [key, counts] of fresh) {
-    const before = stored.get(key);
-    if (!before || !sameCounts(before, counts)) changed.push({ ...splitRowKey(key), counts });
-  }
-  const gone = [...stored.keys()].filter((key) => !fresh.has(key)).map(splitRowKey);
+  const { changed, gone } = await differences(store, at, fresh);
   if (changed.length === 0 && gone.length === 0) return { searches, written: 0, deleted: 0 };
   const day = at.hour - (at.hour % DAY_MS);
   await store.db.transaction().execute(async (trx) => {
