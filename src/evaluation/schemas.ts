@@ -44,6 +44,12 @@ export const EvaluateBody = Type.Object(
         description: 'Evaluate the staging content (what publishing everything would make live).',
       }),
     ),
+    draftRule: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          "With `useStaging`: a rule as an editor has it before saving, in the body's shape of `POST /em-rules` (checked as that is, its problems named under `draftRule.`). It is evaluated in place of the staging rule of its `id`, or beside the staging rules as a new rule whose id in the answer is `draft`.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,8 +1,10 @@
 // What an evaluation request does: the input in domain terms, the compiled studio (live)
 // or a studio compiled from the database (staging preview), and the metrics.
 import type { Kysely } from 'kysely';
-import { NotFoundError } from '../http/errors.js';
-import { stagingRulesOf } from '../rules/evaluated-contents.js';
+import { NotFoundError, ValidationError } from '../http/errors.js';
+import { type RuleForEvaluation, stagingRulesOf } from '../rules/evaluated-contents.js';
+import type { RuleContent } from '../rules/rule.js';
+import { validateRuleContent } from '../rules/rule-validation.js';
 import type { Database } from '../storage/schema.js';
 import { studioExists } from '../studios/service.js';
 import { CompiledStudio } from './compiled-studio.js';
@@ -27,14 +29,24 @@ export class EvaluationService {
     return evaluation;
   }
 
-  /** As `evaluate`, or on the studio's staging content (read from the database) for a preview. */
+  /**
+   * As `evaluate`, or on the studio's staging content (read from the database) for a preview,
+   * with a draft rule in place of its saved staging content when the body has one.
+   */
   async preview(db: Kysely<Database>, studioId: string, body: EvaluateBody): Promise<Evaluation> {
+    if (body.draftRule !== undefined && !body.useStaging)
+      throw new ValidationError([
+        { field: 'draftRule', message: 'a draft rule is evaluated on the staging content: set useStaging' },
+      ]);
     if (!body.useStaging) return this.evaluate(studioId, body);
+    const draft = body.draftRule === undefined ? undefined : draftContent(body.draftRule);
     const [rules, rewrites] = await Promise.all([
       stagingRulesOf(db, studioId),
       this.parts.rewrites.staging(db, studioId),
     ]);
-    return new CompiledStudio(rules, rewrites).evaluate(this.inputOf(body));
+    return new CompiledStudio(draft ? withDraft(rules, draft, this.now()) : rules, rewrites).evaluate(
+      this.inputOf(body),
+    );
   }
 
   /** The admin preview: a studio's live evaluation, after checking the studio exists. */
@@ -56,4 +68,33 @@ export class EvaluationService {
       explain: query.explain ?? false,
     };
   }
+}
+
+/** The id in the answer of a draft rule that stands for no saved rule (rule ids are UUIDs). */
+export const DRAFT_RULE_ID = 'draft';
+
+/** A draft rule's content, checked as a create body is, with its id when it names one. */
+function draftContent(body: Record<string, unknown>): { id: string | undefined; content: RuleContent } {
+  const checked = validateRuleContent(body);
+  if (!checked.ok)
+    throw new ValidationError(checked.errors.map((e) => ({ ...e, field: `draftRule.${e.field}` })));
+  return { id: typeof body.id === 'string' ? body.id : undefined, content: checked.value };
+}
+
+/** The staging rules with the draft in place of the rule of its id, or added as a new one. */
+function withDraft(
+  rules: RuleForEvaluation[],
+  draft: { id: string | undefined; content: RuleContent },
+  now: Date,
+): RuleForEvaluation[] {
+  const saved = draft.id === undefined ? undefined : rules.find((rule) => rule.id === draft.id);
+  const others = saved === undefined ? rules : rules.filter((rule) => rule !== saved);
+  return [
+    ...others,
+    {
+      id: saved?.id ?? DRAFT_RULE_ID,
+      creationDate: saved?.creationDate ?? now.toISOString(),
+      content: draft.content,
+    },
+  ];
 }

@@ -186,6 +186,49 @@ for (const engine of engines) {
       assert.equal((await post({ q: 'laptop', useStaging: 'yes' })).statusCode, 400);
     });
 
+    test('evaluates a draft rule in place of its saved staging content, or beside it as a new one', async (t) => {
+      const { app } = await build(t, engine);
+      const access = await studioWithToken(app, 'shop');
+      const saved = (await createRule(app, access, {
+        type: 'banner',
+        name: 'Kettles',
+        bannerUrl: 'https://x.example/k.png',
+        conditions: { queries: ['kettle'] },
+      })) as { id: string };
+      const post = (payload: object) =>
+        app.inject({ method: 'POST', url: '/em-rules/evaluate', headers: access.headers, payload });
+      const fired = async (payload: object) => {
+        const answer = await post({ useStaging: true, ...payload });
+        assert.equal(answer.statusCode, 200, answer.body);
+        return (answer.json().rules as Array<{ id: string }>).map((r) => r.id);
+      };
+      // Saved: "kettle" only, as a whole query.
+      assert.deepEqual(await fired({ q: 'electric kettle' }), []);
+      const edited = { id: saved.id, type: 'banner', name: 'Kettles', bannerUrl: 'https://x.example/k.png' };
+      const contains = { ...edited, conditions: { queries: ['kettle'], queryMatch: 'contains' } };
+      assert.deepEqual(await fired({ q: 'electric kettle', draftRule: contains }), [saved.id]);
+      // In place of the saved content: its old condition no longer fires it.
+      const other = { ...edited, conditions: { queries: ['toaster'] } };
+      assert.deepEqual(await fired({ q: 'kettle', draftRule: other }), []);
+      // A rule not saved yet is evaluated beside the staging rules, as "draft".
+      const { id: _saved, ...unsaved } = contains;
+      assert.deepEqual((await fired({ q: 'kettle', draftRule: unsaved })).sort(), [saved.id, 'draft'].sort());
+      // Checked as a create body is, its problems named under draftRule; never stored.
+      const bad = await post({ q: 'kettle', useStaging: true, draftRule: { type: 'banner', name: '' } });
+      assert.equal(bad.statusCode, 400, bad.body);
+      assert.ok(
+        (bad.json().errors as Array<{ field: string }>).every((e) => e.field.startsWith('draftRule.')),
+        bad.body,
+      );
+      const noStaging = await post({ q: 'kettle', draftRule: contains });
+      assert.equal(noStaging.statusCode, 400, noStaging.body);
+      assert.equal(noStaging.json().errors[0].field, 'draftRule');
+      const list = await app.inject({ url: '/em-rules', headers: access.headers });
+      assert.equal(list.json().totalElements ?? list.json().content?.length, 1, 'nothing stored');
+      const stored = await app.inject({ url: `/em-rules/${saved.id}`, headers: access.headers });
+      assert.deepEqual(stored.json().conditions.queries, ['kettle'], 'the saved rule is unchanged');
+    });
+
     contract('answers 400 for bad parameters and 401/403 without the right token', async (t) => {
       const { app } = await build(t, engine);
       const access = await studioWithToken(app, 'shop');

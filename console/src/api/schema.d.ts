@@ -15068,6 +15068,10 @@ export interface operations {
                     explain?: boolean;
                     /** @description Evaluate the staging content (what publishing everything would make live). */
                     useStaging?: boolean;
+                    /** @description With `useStaging`: a rule as an editor has it before saving, in the body's shape of `POST /em-rules` (checked as that is, its problems named under `draftRule.`). It is evaluated in place of the staging rule of its `id`, or beside the staging rules as a new rule whose id in the answer is `draft`. */
+                    draftRule?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -15336,6 +15340,10 @@ export interface operations {
                     explain?: boolean;
                     /** @description Evaluate the staging content (what publishing everything would make live). */
                     useStaging?: boolean;
+                    /** @description With `useStaging`: a rule as an editor has it before saving, in the body's shape of `POST /em-rules` (checked as that is, its problems named under `draftRule.`). It is evaluated in place of the staging rule of its `id`, or beside the staging rules as a new rule whose id in the answer is `draft`. */
+                    draftRule?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };

@@ -142,14 +142,10 @@ export function Editor({
       ? { kind, body: { ...own, name, description, ...bodyOf(settings, asRule) } }
       : { kind, body: { ...own, description, ...rewriteBodyOf(settings) } };
   }
-  const jsonView = () => {
-    const { body } = editOfForm();
-    return JSON.stringify(
-      Object.fromEntries(Object.entries(body).filter(([n]) => !KEPT_BY_THE_SERVICE.has(n))),
-      null,
-      2,
-    );
-  };
+  /** What Save sends, without what the service keeps itself. */
+  const formBody = () =>
+    Object.fromEntries(Object.entries(editOfForm().body).filter(([n]) => !KEPT_BY_THE_SERVICE.has(n)));
+  const jsonView = () => JSON.stringify(formBody(), null, 2);
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -289,12 +285,7 @@ export function Editor({
               onChange={setSettings}
               error={error}
               firesFor={
-                <FiresFor
-                  studio={studio}
-                  rule={asRule}
-                  queries={settings.queries}
-                  queryMatch={settings.queryMatch}
-                />
+                <FiresFor studio={studio} ruleId={asRule?.id} draft={formBody()} queries={settings.queries} />
               }
             />
           )}
