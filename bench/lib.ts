@@ -119,7 +119,13 @@ export async function startProcess(
 /** The built service (`npm run build` first), quiet, on a free port. */
 export function startService(env: Record<string, string>): Promise<RunningProcess> {
   return startProcess(
-    ['dist/src/main.js', 'serve', '--port', '0'],
+    [
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      'dist/src/main.js',
+      'serve',
+      '--port',
+      '0',
+    ],
     { SEARCHDECK_LOG_LEVEL: 'warn', ...env },
     /listening at (http:\/\/[\d.]+:\d+)/i,
   );
