@@ -70,9 +70,10 @@ export const experimentsBenchmark: Benchmark = {
             {
               id: 'b',
               weight: 50,
+              // The same rows as the profile's: Solr gets the very request of the other side.
               params: [
                 { key: 'rows', value: '10', policy: 'replace' },
-                { key: 'timeAllowed', value: '5000', policy: 'default' },
+                { key: 'start', value: '0', policy: 'default' },
               ],
             },
           ],
