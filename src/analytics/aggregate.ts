@@ -3,7 +3,7 @@
 import { COUNT_COLUMNS, type RollupCounts } from './tables.js';
 
 /** The kinds of rollup row (tables.ts says what each one's item is). */
-export const ROLLUP_KINDS = ['total', 'search', 'rule', 'document'] as const;
+export const ROLLUP_KINDS = ['total', 'search', 'rule', 'document', 'variant'] as const;
 export type RollupKind = (typeof ROLLUP_KINDS)[number];
 
 /** A counted search as the rollup reads it. */
@@ -15,6 +15,14 @@ export interface RawSearch {
   /** The document ids of the answer's page, in order (position = index + 1). */
   docIds: readonly string[];
   ruleIds: readonly string[];
+  /** The experiment and variant it was assigned to, when counted for an experiment. */
+  experiment?: string | null | undefined;
+  variant?: string | null | undefined;
+}
+
+/** The item of a variant's rollup rows: the experiment's id and the variant's, apart. */
+export function variantItem(experiment: string, variant: string): string {
+  return `${experiment}\u0001${variant}`;
 }
 
 /** A posted signal attributed to one of those searches. */
@@ -109,7 +117,12 @@ export class HourRollup {
       if (conversions > 0) row.conversion_searches++;
       if (carts > 0) row.cart_searches++;
     };
-    for (const row of [this.#row('total', ''), this.#row('search', search.queryKey)]) {
+    const rows = [this.#row('total', ''), this.#row('search', search.queryKey)];
+    // A search assigned to an experiment's variant counts in the variant's row too: an
+    // experiment's results are read from these rows (experiments/metrics.ts).
+    if (search.experiment && search.variant)
+      rows.push(this.#row('variant', variantItem(search.experiment, search.variant)));
+    for (const row of rows) {
       if (isLater(search.at, search.hits, row)) {
         row.last_at = search.at;
         row.last_hits = search.hits;

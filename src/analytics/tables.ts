@@ -43,7 +43,7 @@ export const COUNT_COLUMNS = [
 
 /**
  * `kind`: `total` (item ''), `search` (item = the query key), `rule` (item = rule id),
- * `document` (item = document id). `hour` is the epoch ms of the hour's start (UTC).
+ * `document` (item = document id), `variant` (item = experiment id, U+0001, variant id). `hour` is the epoch ms of the hour's start (UTC).
  */
 export interface AnalyticsHourTable extends RollupCounts {
   app: string;

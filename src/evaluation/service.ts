@@ -19,9 +19,10 @@ export class EvaluationService {
   ) {}
 
   /** The studio's live rules and rewrites on the query, from the compiled index in memory. */
-  evaluate(studioId: string, query: EvaluateQuery): Evaluation {
+  evaluate(studioId: string, query: EvaluateQuery, rewrites = true): Evaluation {
     const started = performance.now();
-    const evaluation = this.parts.studio(studioId).evaluate(this.inputOf(query));
+    const input = this.inputOf(query);
+    const evaluation = this.parts.studio(studioId).evaluate(rewrites ? input : { ...input, rewrites });
     this.parts.metrics.observe(
       evaluation.rules.length > 0 ? 'fired' : 'none',
       (performance.now() - started) / 1000,
@@ -33,20 +34,26 @@ export class EvaluationService {
    * As `evaluate`, or on the studio's staging content (read from the database) for a preview,
    * with a draft rule in place of its saved staging content when the body has one.
    */
-  async preview(db: Kysely<Database>, studioId: string, body: EvaluateBody): Promise<Evaluation> {
+  async preview(
+    db: Kysely<Database>,
+    studioId: string,
+    body: EvaluateBody,
+    rewrites = true,
+  ): Promise<Evaluation> {
     if (body.draftRule !== undefined && !body.useStaging)
       throw new ValidationError([
         { field: 'draftRule', message: 'a draft rule is evaluated on the staging content: set useStaging' },
       ]);
-    if (!body.useStaging) return this.evaluate(studioId, body);
+    if (!body.useStaging) return this.evaluate(studioId, body, rewrites);
     const draft = body.draftRule === undefined ? undefined : draftContent(body.draftRule);
-    const [rules, rewrites] = await Promise.all([
+    const [rules, stagingRewrites] = await Promise.all([
       stagingRulesOf(db, studioId),
       this.parts.rewrites.staging(db, studioId),
     ]);
-    return new CompiledStudio(draft ? withDraft(rules, draft, this.now()) : rules, rewrites).evaluate(
-      this.inputOf(body),
-    );
+    return new CompiledStudio(draft ? withDraft(rules, draft, this.now()) : rules, stagingRewrites).evaluate({
+      ...this.inputOf(body),
+      rewrites,
+    });
   }
 
   /** The admin preview: a studio's live evaluation, after checking the studio exists. */

@@ -1240,6 +1240,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apps/{app}/experiments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's experiments */
+        get: operations["listExperimentsInApp"];
+        put?: never;
+        /** Create an experiment */
+        post: operations["createExperimentInApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app}/experiments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One experiment */
+        get: operations["getExperimentInApp"];
+        /** Create or replace an experiment (409 while it runs, except `enabled`) */
+        put: operations["putExperimentInApp"];
+        post?: never;
+        /** Delete an experiment no profile runs */
+        delete: operations["deleteExperimentInApp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app}/experiments/{id}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each variant's searches, shoppers, click-through, conversion and no-result rates with 95 % intervals, and against the control */
+        get: operations["getExperimentMetricsInApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app}/experiments/{id}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a variant the profile's defaults and studio, stop the experiment and take it off the profile */
+        post: operations["promoteExperimentVariantInApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/apps/{app}/analytics/{profile}/searches": {
         parameters: {
             query?: never;
@@ -2683,6 +2754,10 @@ export interface components {
                         /** @description The shopper's session (default `session`, Fusion's name) */
                         sessionParam?: string;
                     };
+                    /** @description The app's experiment the profile runs (one at a time): its variants' params, studio and rewrites switch apply to the shoppers assigned to them while it runs */
+                    experiment?: string;
+                    /** @description false: the studio's rewrites are not applied (default true) */
+                    rewrites?: boolean;
                 }[];
                 studios: {
                     id: string;
@@ -2850,6 +2925,8 @@ export interface components {
                 userParam: string;
                 sessionParam: string;
             };
+            experiment?: string;
+            rewrites?: boolean;
             createdAt: string;
             updatedAt: string;
         };
@@ -2905,6 +2982,10 @@ export interface components {
                 /** @description The shopper's session (default `session`, Fusion's name) */
                 sessionParam?: string;
             };
+            /** @description The app's experiment the profile runs (one at a time): its variants' params, studio and rewrites switch apply to the shoppers assigned to them while it runs */
+            experiment?: string;
+            /** @description false: the studio's rewrites are not applied (default true) */
+            rewrites?: boolean;
         };
         NewQueryProfileBody: {
             id: string;
@@ -2959,6 +3040,163 @@ export interface components {
                 /** @description The shopper's session (default `session`, Fusion's name) */
                 sessionParam?: string;
             };
+            /** @description The app's experiment the profile runs (one at a time): its variants' params, studio and rewrites switch apply to the shoppers assigned to them while it runs */
+            experiment?: string;
+            /** @description false: the studio's rewrites are not applied (default true) */
+            rewrites?: boolean;
+        };
+        Experiment: {
+            id: string;
+            description?: string;
+            uniqueIdParameter: string;
+            variants: {
+                id: string;
+                name?: string;
+                params: {
+                    key: string;
+                    value: string;
+                    policy: "replace" | "append" | "remove" | "default";
+                }[];
+                weight: number;
+                studio?: string;
+                rewrites: boolean;
+            }[];
+            enabled: boolean;
+            startTimestamp?: string;
+            endTimestamp?: string;
+            metrics: {
+                type: "ctr" | "conversion-rate" | "no-result-rate";
+                name?: string;
+            }[];
+            /** @description The variant promoted to its profile, which one, and when */
+            promoted?: {
+                variant: string;
+                profile: string;
+                at: string;
+            };
+            /** @description Enabled, started and not ended: shoppers are assigned to its variants now */
+            running: boolean;
+            createdAt: string;
+            updatedAt: string;
+        };
+        ExperimentBody: {
+            description?: string;
+            /** @description The query parameter whose value assigns a shopper to a variant (default the profile's user parameter name, `user_id`) */
+            uniqueIdParameter?: string;
+            /** @description The first variant is the control */
+            variants: {
+                id: string;
+                name?: string;
+                /** @description Solr parameters of the variant, applied over the profile's defaults and the shopper's parameters whatever the profile's allowedParams (never the parameters no one may send) */
+                params?: {
+                    key: string;
+                    /** @default  */
+                    value: string;
+                    /**
+                     * @description How the value meets the profile's and the shopper's: `replace` their values, `append` one more, `remove` the parameter, `default` set it where none was
+                     * @default replace
+                     */
+                    policy: "replace" | "append" | "remove" | "default";
+                }[];
+                /** @description The share of shoppers the variant gets, in proportion to the sum of the weights */
+                weight: number;
+                /** @description The studio whose live rules and rewrites the variant uses instead of the profile's */
+                studio?: string;
+                /** @description false: the studio's rewrites are not applied (default true) */
+                rewrites?: boolean;
+            }[];
+            /** @description Running (true) or stopped (false, the default) */
+            enabled?: boolean;
+            /**
+             * Format: date-time
+             * @description Assignment starts then (default: when enabled)
+             */
+            startTimestamp?: string;
+            /**
+             * Format: date-time
+             * @description Assignment ends then: the experiment has ended
+             */
+            endTimestamp?: string;
+            /** @description The metrics the experiment is judged by (default all three) */
+            metrics?: {
+                type: "ctr" | "conversion-rate" | "no-result-rate";
+                name?: string;
+            }[];
+        };
+        /**
+         * @example {
+         *       "id": "names-boost",
+         *       "description": "Boost names harder",
+         *       "uniqueIdParameter": "user_id",
+         *       "variants": [
+         *         {
+         *           "id": "control",
+         *           "name": "A",
+         *           "weight": 50
+         *         },
+         *         {
+         *           "id": "names",
+         *           "name": "B",
+         *           "weight": 50,
+         *           "params": [
+         *             {
+         *               "key": "qf",
+         *               "value": "name^5 description",
+         *               "policy": "replace"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "enabled": true
+         *     }
+         */
+        NewExperimentBody: {
+            id: string;
+            description?: string;
+            /** @description The query parameter whose value assigns a shopper to a variant (default the profile's user parameter name, `user_id`) */
+            uniqueIdParameter?: string;
+            /** @description The first variant is the control */
+            variants: {
+                id: string;
+                name?: string;
+                /** @description Solr parameters of the variant, applied over the profile's defaults and the shopper's parameters whatever the profile's allowedParams (never the parameters no one may send) */
+                params?: {
+                    key: string;
+                    /** @default  */
+                    value: string;
+                    /**
+                     * @description How the value meets the profile's and the shopper's: `replace` their values, `append` one more, `remove` the parameter, `default` set it where none was
+                     * @default replace
+                     */
+                    policy: "replace" | "append" | "remove" | "default";
+                }[];
+                /** @description The share of shoppers the variant gets, in proportion to the sum of the weights */
+                weight: number;
+                /** @description The studio whose live rules and rewrites the variant uses instead of the profile's */
+                studio?: string;
+                /** @description false: the studio's rewrites are not applied (default true) */
+                rewrites?: boolean;
+            }[];
+            /** @description Running (true) or stopped (false, the default) */
+            enabled?: boolean;
+            /**
+             * Format: date-time
+             * @description Assignment starts then (default: when enabled)
+             */
+            startTimestamp?: string;
+            /**
+             * Format: date-time
+             * @description Assignment ends then: the experiment has ended
+             */
+            endTimestamp?: string;
+            /** @description The metrics the experiment is judged by (default all three) */
+            metrics?: {
+                type: "ctr" | "conversion-rate" | "no-result-rate";
+                name?: string;
+            }[];
+        };
+        PromoteBody: {
+            variant: string;
         };
         /**
          * @example {
@@ -8106,6 +8344,326 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listExperimentsInApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Experiment"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createExperimentInApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewExperimentBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Experiment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getExperimentInApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Experiment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    putExperimentInApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExperimentBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Experiment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteExperimentInApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getExperimentMetricsInApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        experiment: string;
+                        /** @description 0.95 */
+                        confidenceLevel: number;
+                        method: string;
+                        variants: {
+                            id: string;
+                            name?: string;
+                            control: boolean;
+                            searches: number;
+                            shoppers: number;
+                            ctr: {
+                                /** @description A fraction 0–1 of the searches */
+                                value: number;
+                                low: number;
+                                high: number;
+                            };
+                            conversionRate: {
+                                /** @description A fraction 0–1 of the searches */
+                                value: number;
+                                low: number;
+                                high: number;
+                            };
+                            noResultRate: {
+                                /** @description A fraction 0–1 of the searches */
+                                value: number;
+                                low: number;
+                                high: number;
+                            };
+                            vsControl?: {
+                                ctr: {
+                                    /** @description The variant's rate minus the control's */
+                                    difference: number;
+                                    low: number;
+                                    high: number;
+                                    /** @description Two-sided, two-proportion z test */
+                                    pValue: number;
+                                    /** @description pValue below 0.05 */
+                                    significant: boolean;
+                                    /** @description Searches per variant that would find this difference at 5 % significance with 80 % power; null when there is none */
+                                    sampleSize: number | null;
+                                };
+                                conversionRate: {
+                                    /** @description The variant's rate minus the control's */
+                                    difference: number;
+                                    low: number;
+                                    high: number;
+                                    /** @description Two-sided, two-proportion z test */
+                                    pValue: number;
+                                    /** @description pValue below 0.05 */
+                                    significant: boolean;
+                                    /** @description Searches per variant that would find this difference at 5 % significance with 80 % power; null when there is none */
+                                    sampleSize: number | null;
+                                };
+                                noResultRate: {
+                                    /** @description The variant's rate minus the control's */
+                                    difference: number;
+                                    low: number;
+                                    high: number;
+                                    /** @description Two-sided, two-proportion z test */
+                                    pValue: number;
+                                    /** @description pValue below 0.05 */
+                                    significant: boolean;
+                                    /** @description Searches per variant that would find this difference at 5 % significance with 80 % power; null when there is none */
+                                    sampleSize: number | null;
+                                };
+                            };
+                        }[];
+                        /** @description Searches per variant needed to judge every variant's observed difference from the control at 5 % significance with 80 % power (the largest of the variants' sampleSize); null when no difference is seen */
+                        sampleSize: {
+                            ctr: number | null;
+                            conversionRate: number | null;
+                            noResultRate: number | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    promoteExperimentVariantInApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoteBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        experiment: components["schemas"]["Experiment"];
+                        /** @description The profile whose defaults and studio the variant became */
+                        profile: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
     };
