@@ -24,6 +24,7 @@ import * as analyticsRollups from './0602_analytics_rollups.js';
 import * as searchSignalByQuery from './0603_search_signal_by_query.js';
 import * as searchSignalVariant from './0604_search_signal_variant.js';
 import * as experiments from './0701_experiments.js';
+import * as variantRollups from './0702_variant_rollups.js';
 import * as users from './0901_users.js';
 import * as userKnownClient from './0902_user_known_client.js';
 
@@ -55,6 +56,7 @@ const modules: Array<[string, MigrationModule]> = [
   ['0603_search_signal_by_query', searchSignalByQuery],
   ['0604_search_signal_variant', searchSignalVariant],
   ['0701_experiments', experiments],
+  ['0702_variant_rollups', variantRollups],
   ['0901_users', users],
   ['0902_user_known_client', userKnownClient],
 ];
