@@ -326,6 +326,11 @@ export function openApiOptions(version: string, rolesOf: RolesOf): FastifyDynami
           description: "An app's query profiles and their search-only keys",
         },
         {
+          name: 'experiments',
+          description:
+            "A/B tests a query profile runs: variants of its params and studio, shoppers' assignment, results, promotion",
+        },
+        {
           name: 'query',
           description: "A shopper's query through a profile: rewritten, merchandised, sent to Solr, logged",
         },

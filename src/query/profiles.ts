@@ -4,6 +4,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { getCluster } from '../clusters/service.js';
+import { experimentExists } from '../experiments/service.js';
 import { SYSTEM_ACTOR } from '../history/actor.js';
 import { recordChange } from '../history/service.js';
 import { ConflictError, type FieldError, NotFoundError, ValidationError } from '../http/errors.js';
@@ -76,6 +77,9 @@ export interface WriteOptions {
    * transaction).
    */
   clusterInAnyApp?: boolean;
+  /** The history event's action and summary, when the write is part of another change. */
+  action?: string;
+  summary?: string;
 }
 
 /** Creates (`create`) or creates-or-replaces (`put`) a profile, with its links and its history event. */
@@ -89,6 +93,7 @@ export async function writeProfile(
   options: WriteOptions = {},
 ): Promise<QueryProfile> {
   await checkReferences(db, app, body, options.clusterInAnyApp === true);
+  const experiment = await experimentOf(db, app, id, body, options.clusterInAnyApp === true);
   const settings: Settings = {
     collection: body.collection,
     ...(body.studio === undefined ? {} : { studio: body.studio }),
@@ -102,6 +107,8 @@ export async function writeProfile(
     ...(body.display === undefined ? {} : { display: body.display }),
     allowedOrigins: [...new Set(body.allowedOrigins ?? [])],
     signals: { ...DEFAULT_SHOPPER_PARAMS, ...body.signals },
+    ...(experiment === undefined ? {} : { experiment }),
+    ...(body.rewrites === undefined ? {} : { rewrites: body.rewrites }),
   };
   const at = now.toISOString();
   return inTransaction(db, async (trx) => {
@@ -133,9 +140,9 @@ export async function writeProfile(
     const action = stored ? 'update' : 'create';
     await recordChange(trx, {
       actor: options.actor ?? SYSTEM_ACTOR,
-      action,
+      action: options.action ?? action,
       object: subject,
-      summary: `${action} query profile ${id} of app ${app}`,
+      summary: options.summary ?? `${action} query profile ${id} of app ${app}`,
       ...(stored ? { before: toProfile(stored) } : {}),
       after,
       at: now,
@@ -322,6 +329,107 @@ async function checkReferences(
     }
   }
   if (errors.length > 0) throw new ValidationError(errors);
+}
+
+/**
+ * The experiment a profile runs, checked: one of the app's, and run by no other profile of the
+ * app (409). An import keeps the name only when the app holds the experiment: the profile is
+ * imported running none otherwise (docs/decisions.md, "Experiments").
+ */
+async function experimentOf(
+  db: Kysely<Database>,
+  app: string,
+  id: string,
+  body: QueryProfileBody,
+  importing: boolean,
+): Promise<string | undefined> {
+  const name = body.experiment;
+  if (name === undefined) return undefined;
+  if (!(await experimentExists(db, app, name))) {
+    if (importing) return undefined;
+    throw new ValidationError([{ field: 'experiment', message: `no experiment ${name} in app ${app}` }]);
+  }
+  const other = (await listProfiles(db, app)).find(
+    (profile) => profile.id !== id && profile.experiment === name,
+  );
+  if (other !== undefined) {
+    throw ConflictError.taken(
+      'experiment',
+      `query profile ${other.id} runs experiment ${name} already: an experiment runs on one profile`,
+    );
+  }
+  return name;
+}
+
+/** What a promoted variant's params make of a profile's defaults (the policies as a query applies them). */
+export function defaultsWith(
+  defaults: QueryProfile['defaults'],
+  params: ReadonlyArray<{ key: string; value: string; policy: 'replace' | 'append' | 'remove' | 'default' }>,
+): QueryProfile['defaults'] {
+  const out: QueryProfile['defaults'] = { ...defaults };
+  const replaced = new Set<string>();
+  const defaulted = new Set<string>();
+  const append = (key: string, value: string) => {
+    const before = out[key];
+    out[key] = before === undefined ? value : [...[before].flat().map(String), value];
+  };
+  for (const { key, value, policy } of params) {
+    if (policy === 'remove') delete out[key];
+    else if (policy === 'append') append(key, value);
+    else if (policy === 'replace') {
+      if (!replaced.has(key)) delete out[key];
+      replaced.add(key);
+      append(key, value);
+    } else if (out[key] === undefined || defaulted.has(key)) {
+      defaulted.add(key);
+      append(key, value);
+    }
+  }
+  return out;
+}
+
+/**
+ * Makes an experiment's variant the profile's own, in the caller's transaction: its params
+ * over the defaults, its studio and rewrites switch; the profile runs no experiment after.
+ */
+export async function promoteVariant(
+  db: Kysely<Database>,
+  app: string,
+  id: string,
+  variant: {
+    id: string;
+    params: ReadonlyArray<{
+      key: string;
+      value: string;
+      policy: 'replace' | 'append' | 'remove' | 'default';
+    }>;
+    studio?: string | undefined;
+    rewrites: boolean;
+  },
+  now: Date,
+  actor: string,
+  experiment: string,
+): Promise<QueryProfile> {
+  const { id: _id, createdAt: _c, updatedAt: _u, experiment: _e, ...body } = await getProfile(db, app, id);
+  const studio = variant.studio ?? body.studio;
+  return writeProfile(
+    db,
+    app,
+    id,
+    {
+      ...body,
+      ...(studio === undefined ? {} : { studio }),
+      defaults: defaultsWith(body.defaults, variant.params),
+      ...(variant.rewrites ? {} : { rewrites: false }),
+    },
+    'put',
+    now,
+    {
+      actor,
+      action: 'promote',
+      summary: `promote variant ${variant.id} of ${experiment} to query profile ${id} of app ${app}`,
+    },
+  );
 }
 
 function notFound(app: string, id: string): NotFoundError {

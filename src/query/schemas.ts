@@ -99,6 +99,14 @@ const settings = {
     }),
   ),
   signals: Type.Optional(ShopperParams),
+  experiment: Type.Optional({
+    ...IdString,
+    description:
+      "The app's experiment the profile runs (one at a time): its variants' params, studio and rewrites switch apply to the shoppers assigned to them while it runs",
+  }),
+  rewrites: Type.Optional(
+    Type.Boolean({ description: "false: the studio's rewrites are not applied (default true)" }),
+  ),
 };
 
 export const QueryProfileBody = Type.Object(settings, {
@@ -129,6 +137,8 @@ export const QueryProfileSchema = Type.Object(
     display: Type.Optional(Display),
     allowedOrigins: Type.Array(Type.String()),
     signals: Type.Object({ userParam: Type.String(), sessionParam: Type.String() }),
+    experiment: Type.Optional(Type.String()),
+    rewrites: Type.Optional(Type.Boolean()),
     createdAt: Type.String(),
     updatedAt: Type.String(),
   },

@@ -31,6 +31,11 @@ export interface ResponseSignal {
   session: string | undefined;
   /** Made with a search-only key: a shopper's search. */
   counted: boolean;
+  /**
+   * The experiment variant the shopper was assigned to by the value of the experiment's
+   * uniqueIdParameter (`unit`); undefined when no experiment ran or the value was missing.
+   */
+  experiment?: { id: string; variant: string; unit: string } | undefined;
 }
 
 /** The stored row of a response signal: the shopper's id and session only as keyed hashes. */
@@ -51,6 +56,9 @@ export function searchSignalRow(signal: ResponseSignal, hasher: ShopperHasher): 
     user_hash: hasher.hash(signal.user),
     session_hash: hasher.hash(signal.session),
     counted: signal.counted ? 1 : 0,
+    experiment: signal.experiment?.id ?? null,
+    variant: signal.experiment?.variant ?? null,
+    unit_hash: signal.experiment === undefined ? null : hasher.hash(signal.experiment.unit),
   };
 }
 

@@ -25,6 +25,11 @@ export interface SearchSignalTable {
   session_hash: string | null;
   /** 1 when made with a search-only key (counted in analytics); 0 for users and the console. */
   counted: number;
+  /** The experiment and variant the search was assigned to (counted for the experiment), else null. */
+  experiment: string | null;
+  variant: string | null;
+  /** The keyed hash of the experiment's uniqueIdParameter value that assigned it, else null. */
+  unit_hash: string | null;
 }
 
 /** An event a shop posted through the Signals API. */

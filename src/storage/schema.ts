@@ -6,6 +6,7 @@ import type {
 } from '../analytics/tables.js';
 import type { SearchClusterTable } from '../clusters/tables.js';
 import type { RuleLiveVersionTable } from '../evaluation/tables.js';
+import type { ExperimentTable } from '../experiments/tables.js';
 import type { HistoryEventTable } from '../history/tables.js';
 import type { AttemptWindowTable } from '../http/tables.js';
 import type { LinkTable } from '../links/tables.js';
@@ -67,6 +68,7 @@ export interface Database {
   query_rewrite_publish: QueryRewritePublishTable;
   query_profile: QueryProfileTable;
   query_key: QueryKeyTable;
+  experiment: ExperimentTable;
   webhook_delivery: WebhookDeliveryTable;
   studio_sync_target_secret: StudioSyncTargetSecretTable;
   rule_live_version: RuleLiveVersionTable;

@@ -43,6 +43,12 @@ const NEEDS_A_CLUSTER = [
   '/query/{profile}',
 ];
 const PROFILE = { searchCluster: 'c1', collection: 'products' };
+const EXPERIMENT = {
+  variants: [
+    { id: 'a', weight: 1 },
+    { id: 'b', weight: 1, params: [{ key: 'rows', value: '5', policy: 'replace' }] },
+  ],
+};
 
 async function admin(app: FastifyInstance, method: 'POST' | 'PUT', url: string, payload: object) {
   const answer = await app.inject({ method, url, headers: { authorization: adminAuth }, payload });
@@ -65,6 +71,7 @@ async function seed(app: FastifyInstance): Promise<Seeded> {
   const instance = await createInstance(app, { id: 'shop' });
   await admin(app, 'POST', '/api/apps/shop/searchCluster', { id: 'c1', ...CLUSTER });
   await admin(app, 'POST', '/api/apps/shop/query-profiles', { id: 'web', ...PROFILE });
+  await admin(app, 'POST', '/api/apps/shop/experiments', { id: 'e1', ...EXPERIMENT });
   const bulk = await app.inject({
     method: 'POST',
     url: '/em-rules/bulk',
@@ -191,6 +198,18 @@ async function sampleFor(
       url = url.replace('{keyId}', created.id);
     }
   }
+  if (path.startsWith('/api/experiments/{id}')) {
+    let experiment = 'e1';
+    if (method === 'delete' || path.endsWith('/promote')) {
+      // A promotion needs a profile running the experiment; a deletion, one no profile runs.
+      experiment = `${method === 'delete' ? 'gone' : 'promoted'}-${scope}`;
+      await admin(app, 'POST', '/api/apps/shop/experiments', { id: experiment, ...EXPERIMENT });
+      if (method !== 'delete') {
+        await admin(app, 'PUT', `/api/apps/shop/query-profiles/p-${scope}`, { ...PROFILE, experiment });
+      }
+    }
+    url = url.replace('{id}', experiment);
+  }
   // The analytics of the seeded profile (empty, but every field of the answer's shape).
   url = url.replace('{profile}', 'web');
   if (path.includes('{clientId}')) {
@@ -236,6 +255,9 @@ async function sampleFor(
     'POST /api/history': { object: `note-${scope}`, action: 'noted', summary: 'A note' },
     'POST /api/query-profiles': { id: 'p-new', ...PROFILE },
     'PUT /api/query-profiles/{id}': PROFILE,
+    'POST /api/experiments': { id: `e-new-${scope}`, ...EXPERIMENT },
+    'PUT /api/experiments/{id}': EXPERIMENT,
+    'POST /api/experiments/{id}/promote': { variant: 'b' },
     'POST /api/signals/{collection}': [{ type: 'click', params: { docId: 'P1', query: 'kettle' } }],
   };
   url = url.replace('{collection}', PROFILE.collection);

@@ -83,6 +83,9 @@ export function searchSignal(
     user_hash: null,
     session_hash: null,
     counted: 1,
+    experiment: null,
+    variant: null,
+    unit_hash: null,
     ...fields,
   };
 }

@@ -1240,6 +1240,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apps/{app}/experiments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's experiments */
+        get: operations["listExperimentsInApp"];
+        put?: never;
+        /** Create an experiment */
+        post: operations["createExperimentInApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app}/experiments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One experiment */
+        get: operations["getExperimentInApp"];
+        /** Create or replace an experiment (409 while it runs, except `enabled`) */
+        put: operations["putExperimentInApp"];
+        post?: never;
+        /** Delete an experiment no profile runs */
+        delete: operations["deleteExperimentInApp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{app}/experiments/{id}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a variant the profile's defaults and studio, stop the experiment and take it off the profile */
+        post: operations["promoteExperimentVariantInApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/apps/{app}/analytics/{profile}/searches": {
         parameters: {
             query?: never;
@@ -2683,6 +2737,10 @@ export interface components {
                         /** @description The shopper's session (default `session`, Fusion's name) */
                         sessionParam?: string;
                     };
+                    /** @description The app's experiment the profile runs (one at a time): its variants' params, studio and rewrites switch apply to the shoppers assigned to them while it runs */
+                    experiment?: string;
+                    /** @description false: the studio's rewrites are not applied (default true) */
+                    rewrites?: boolean;
                 }[];
                 studios: {
                     id: string;
@@ -2850,6 +2908,8 @@ export interface components {
                 userParam: string;
                 sessionParam: string;
             };
+            experiment?: string;
+            rewrites?: boolean;
             createdAt: string;
             updatedAt: string;
         };
@@ -2905,6 +2965,10 @@ export interface components {
                 /** @description The shopper's session (default `session`, Fusion's name) */
                 sessionParam?: string;
             };
+            /** @description The app's experiment the profile runs (one at a time): its variants' params, studio and rewrites switch apply to the shoppers assigned to them while it runs */
+            experiment?: string;
+            /** @description false: the studio's rewrites are not applied (default true) */
+            rewrites?: boolean;
         };
         NewQueryProfileBody: {
             id: string;
@@ -2959,6 +3023,136 @@ export interface components {
                 /** @description The shopper's session (default `session`, Fusion's name) */
                 sessionParam?: string;
             };
+            /** @description The app's experiment the profile runs (one at a time): its variants' params, studio and rewrites switch apply to the shoppers assigned to them while it runs */
+            experiment?: string;
+            /** @description false: the studio's rewrites are not applied (default true) */
+            rewrites?: boolean;
+        };
+        Experiment: {
+            id: string;
+            description?: string;
+            uniqueIdParameter: string;
+            variants: {
+                id: string;
+                name?: string;
+                params: {
+                    key: string;
+                    value: string;
+                    policy: "replace" | "append" | "remove" | "default";
+                }[];
+                weight: number;
+                studio?: string;
+                rewrites: boolean;
+            }[];
+            enabled: boolean;
+            startTimestamp?: string;
+            endTimestamp?: string;
+            metrics: {
+                type: "ctr" | "conversion-rate" | "no-result-rate";
+                name?: string;
+            }[];
+            /** @description The variant promoted to its profile, which one, and when */
+            promoted?: {
+                variant: string;
+                profile: string;
+                at: string;
+            };
+            /** @description Enabled, started and not ended: shoppers are assigned to its variants now */
+            running: boolean;
+            createdAt: string;
+            updatedAt: string;
+        };
+        ExperimentBody: {
+            description?: string;
+            /** @description The query parameter whose value assigns a shopper to a variant (default the profile's user parameter name, `user_id`) */
+            uniqueIdParameter?: string;
+            /** @description The first variant is the control */
+            variants: {
+                id: string;
+                name?: string;
+                /** @description Solr parameters of the variant, applied over the profile's defaults and the shopper's parameters whatever the profile's allowedParams (never the parameters no one may send) */
+                params?: {
+                    key: string;
+                    /** @default  */
+                    value: string;
+                    /**
+                     * @description How the value meets the profile's and the shopper's: `replace` their values, `append` one more, `remove` the parameter, `default` set it where none was
+                     * @default replace
+                     */
+                    policy: "replace" | "append" | "remove" | "default";
+                }[];
+                /** @description The share of shoppers the variant gets, in proportion to the sum of the weights */
+                weight: number;
+                /** @description The studio whose live rules and rewrites the variant uses instead of the profile's */
+                studio?: string;
+                /** @description false: the studio's rewrites are not applied (default true) */
+                rewrites?: boolean;
+            }[];
+            /** @description Running (true) or stopped (false, the default) */
+            enabled?: boolean;
+            /**
+             * Format: date-time
+             * @description Assignment starts then (default: when enabled)
+             */
+            startTimestamp?: string;
+            /**
+             * Format: date-time
+             * @description Assignment ends then: the experiment has ended
+             */
+            endTimestamp?: string;
+            /** @description The metrics the experiment is judged by (default all three) */
+            metrics?: {
+                type: "ctr" | "conversion-rate" | "no-result-rate";
+                name?: string;
+            }[];
+        };
+        NewExperimentBody: {
+            id: string;
+            description?: string;
+            /** @description The query parameter whose value assigns a shopper to a variant (default the profile's user parameter name, `user_id`) */
+            uniqueIdParameter?: string;
+            /** @description The first variant is the control */
+            variants: {
+                id: string;
+                name?: string;
+                /** @description Solr parameters of the variant, applied over the profile's defaults and the shopper's parameters whatever the profile's allowedParams (never the parameters no one may send) */
+                params?: {
+                    key: string;
+                    /** @default  */
+                    value: string;
+                    /**
+                     * @description How the value meets the profile's and the shopper's: `replace` their values, `append` one more, `remove` the parameter, `default` set it where none was
+                     * @default replace
+                     */
+                    policy: "replace" | "append" | "remove" | "default";
+                }[];
+                /** @description The share of shoppers the variant gets, in proportion to the sum of the weights */
+                weight: number;
+                /** @description The studio whose live rules and rewrites the variant uses instead of the profile's */
+                studio?: string;
+                /** @description false: the studio's rewrites are not applied (default true) */
+                rewrites?: boolean;
+            }[];
+            /** @description Running (true) or stopped (false, the default) */
+            enabled?: boolean;
+            /**
+             * Format: date-time
+             * @description Assignment starts then (default: when enabled)
+             */
+            startTimestamp?: string;
+            /**
+             * Format: date-time
+             * @description Assignment ends then: the experiment has ended
+             */
+            endTimestamp?: string;
+            /** @description The metrics the experiment is judged by (default all three) */
+            metrics?: {
+                type: "ctr" | "conversion-rate" | "no-result-rate";
+                name?: string;
+            }[];
+        };
+        PromoteBody: {
+            variant: string;
         };
         /**
          * @example {
@@ -8106,6 +8300,220 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listExperimentsInApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Experiment"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createExperimentInApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewExperimentBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Experiment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getExperimentInApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Experiment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    putExperimentInApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExperimentBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Experiment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteExperimentInApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    promoteExperimentVariantInApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoteBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        experiment: components["schemas"]["Experiment"];
+                        /** @description The profile whose defaults and studio the variant became */
+                        profile: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
     };

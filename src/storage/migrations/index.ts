@@ -22,6 +22,8 @@ import * as queryProfiles from './0502_query_profiles.js';
 import * as signals from './0601_signals.js';
 import * as analyticsRollups from './0602_analytics_rollups.js';
 import * as searchSignalByQuery from './0603_search_signal_by_query.js';
+import * as searchSignalVariant from './0604_search_signal_variant.js';
+import * as experiments from './0701_experiments.js';
 import * as users from './0901_users.js';
 import * as userKnownClient from './0902_user_known_client.js';
 
@@ -51,6 +53,8 @@ const modules: Array<[string, MigrationModule]> = [
   ['0601_signals', signals],
   ['0602_analytics_rollups', analyticsRollups],
   ['0603_search_signal_by_query', searchSignalByQuery],
+  ['0604_search_signal_variant', searchSignalVariant],
+  ['0701_experiments', experiments],
   ['0901_users', users],
   ['0902_user_known_client', userKnownClient],
 ];
