@@ -44,6 +44,13 @@ test('without searches on both sides nothing is said but that', () => {
   );
 });
 
+test('the service’s own call of significance decides when it gives one', () => {
+  assert.match(
+    verdict({ ...base, metric: 'clickThrough', difference: 0.1, pValue: 0.049, clear: false }),
+    /^No clear difference/,
+  );
+});
+
 test('the level is 0.05, and a p-value just under it never reads as 0.05', () => {
   assert.match(verdict({ ...base, metric: 'clickThrough', difference: 0.1, pValue: 0.05 }), /No clear/);
   assert.equal(pValueText(0.0496), 'p = 0.0496');

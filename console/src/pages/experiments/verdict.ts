@@ -37,6 +37,8 @@ export interface Comparison {
   difference: number | null;
   /** Two-sided p-value of that difference, null while it cannot be computed. */
   pValue: number | null;
+  /** Whether the service calls the difference significant; without it, p below CLEAR_BELOW. */
+  clear?: boolean;
   /** About how many more searches (in all) the estimate says are needed; 0 or null: none. */
   moreSearches: number | null;
 }
@@ -62,7 +64,8 @@ export function verdict(c: Comparison): string {
   const verbs = VERBS[c.metric];
   const verb = c.difference > 0 ? verbs.more : c.difference < 0 ? verbs.fewer : verbs.same;
   const p = pValueText(c.pValue);
-  if (c.pValue < CLEAR_BELOW) return `${c.variant} ${verb} ${c.control}; the difference is clear (${p}).`;
+  if (c.clear ?? c.pValue < CLEAR_BELOW)
+    return `${c.variant} ${verb} ${c.control}; the difference is clear (${p}).`;
   const more = c.moreSearches ?? 0;
   if (more > 0) {
     const soFar = c.difference === 0 ? '' : ' so far';
