@@ -7,6 +7,8 @@ import type { EvaluatedRule, Evaluation, EvaluationInput } from './evaluation.js
 import { CompiledRewrites } from './rewriting.js';
 import { solrParams } from './solr-params.js';
 
+const NO_REWRITES = new CompiledRewrites([]);
+
 export class CompiledStudio {
   readonly #rules: CompiledRules;
   readonly #rewrites: CompiledRewrites;
@@ -41,7 +43,8 @@ export class CompiledStudio {
   evaluate(input: EvaluationInput): Evaluation {
     // `*:*` is how a browse or category page asks for every document: the empty query.
     const key = isMatchAll(input.q) ? '' : termKey(input.q);
-    const rewritten = this.#rewrites.apply(key === '' ? [] : key.split(' '), input.at.getTime());
+    const rewrites = input.rewrites === false ? NO_REWRITES : this.#rewrites;
+    const rewritten = rewrites.apply(key === '' ? [] : key.split(' '), input.at.getTime());
     const fired = this.#rules.matching(rewritten.words, input);
     const { effect, lost, sources } = mergeEffects(fired);
     const evaluation: Evaluation = {

@@ -13,6 +13,8 @@ export interface EvaluationInput {
   /** The filters the shopper applied, `field:value` split at the first colon. */
   filters: ReadonlyArray<{ fieldName: string; value: string }>;
   explain: boolean;
+  /** false: the studio's rewrites are not applied (a profile's or experiment variant's choice). */
+  rewrites?: boolean;
 }
 
 /** A rule content that may fire, with what ranks it among the others. */

@@ -17,9 +17,10 @@ export class EvaluationService {
   ) {}
 
   /** The studio's live rules and rewrites on the query, from the compiled index in memory. */
-  evaluate(studioId: string, query: EvaluateQuery): Evaluation {
+  evaluate(studioId: string, query: EvaluateQuery, rewrites = true): Evaluation {
     const started = performance.now();
-    const evaluation = this.parts.studio(studioId).evaluate(this.inputOf(query));
+    const input = this.inputOf(query);
+    const evaluation = this.parts.studio(studioId).evaluate(rewrites ? input : { ...input, rewrites });
     this.parts.metrics.observe(
       evaluation.rules.length > 0 ? 'fired' : 'none',
       (performance.now() - started) / 1000,
@@ -28,13 +29,18 @@ export class EvaluationService {
   }
 
   /** As `evaluate`, or on the studio's staging content (read from the database) for a preview. */
-  async preview(db: Kysely<Database>, studioId: string, body: EvaluateBody): Promise<Evaluation> {
-    if (!body.useStaging) return this.evaluate(studioId, body);
-    const [rules, rewrites] = await Promise.all([
+  async preview(
+    db: Kysely<Database>,
+    studioId: string,
+    body: EvaluateBody,
+    rewrites = true,
+  ): Promise<Evaluation> {
+    if (!body.useStaging) return this.evaluate(studioId, body, rewrites);
+    const [rules, stagingRewrites] = await Promise.all([
       stagingRulesOf(db, studioId),
       this.parts.rewrites.staging(db, studioId),
     ]);
-    return new CompiledStudio(rules, rewrites).evaluate(this.inputOf(body));
+    return new CompiledStudio(rules, stagingRewrites).evaluate({ ...this.inputOf(body), rewrites });
   }
 
   /** The admin preview: a studio's live evaluation, after checking the studio exists. */

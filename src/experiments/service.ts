@@ -10,6 +10,7 @@ import { hiddenConstruct, isForbiddenParam } from '../query/shopper-params.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
 import { studioExists } from '../studios/service.js';
+import { type ServedExperiment, servedExperiment } from './assignment.js';
 import * as repository from './repository.js';
 import { type Experiment, type ExperimentBody, METRIC_TYPES, type StoredExperiment } from './schemas.js';
 import type { ExperimentTable } from './tables.js';
@@ -60,6 +61,14 @@ export async function getExperiment(
   const row = await repository.selectExperiment(db, app, id);
   if (!row) throw notFound(app, id);
   return toExperiment(row, now);
+}
+
+/** Every app's experiments as the query path serves them, by `app\0id`. */
+export async function allServedExperiments(db: Kysely<Database>): Promise<Map<string, ServedExperiment>> {
+  const served = new Map<string, ServedExperiment>();
+  for (const row of await repository.selectAllExperiments(db))
+    served.set(`${row.app}\u0000${row.id}`, servedExperiment(row));
+  return served;
 }
 
 export async function experimentExists(db: Kysely<Database>, app: string, id: string): Promise<boolean> {

@@ -6,6 +6,8 @@
 // next version poll (1 s).
 import type { Kysely } from 'kysely';
 import { clusterVersions } from '../clusters/service.js';
+import type { ServedExperiment } from '../experiments/assignment.js';
+import { allServedExperiments } from '../experiments/service.js';
 import type { Syncable } from '../storage/change-feed.js';
 import { CoalescingSync } from '../storage/coalescing-sync.js';
 import type { Database } from '../storage/schema.js';
@@ -18,6 +20,8 @@ import { type ProfilePolicy, profilePolicy } from './solr-request.js';
 export interface ServedProfile {
   profile: QueryProfile;
   policy: ProfilePolicy;
+  /** The experiment the profile names (running or not: the query path asks). */
+  experiment?: ServedExperiment | undefined;
 }
 
 /** A search-only key as the node holds it: its owner and the digest of its secret. */
@@ -116,16 +120,21 @@ export class ServedProfiles implements Syncable {
   }
 
   async #syncOnce(): Promise<void> {
-    const [profileRows, keyRows, clusters] = await Promise.all([
+    const [profileRows, keyRows, clusters, experiments] = await Promise.all([
       selectAllProfiles(this.#db),
       selectAllKeys(this.#db),
       clusterVersions(this.#db),
+      allServedExperiments(this.#db),
     ]);
     const profiles = new Map<string, ServedProfile>();
     const origins = new Map<string, Set<string>>();
     for (const row of profileRows) {
       const profile = toProfile(row);
-      profiles.set(profileKey(row.app, row.id), { profile, policy: profilePolicy(profile) });
+      const experiment =
+        profile.experiment === undefined
+          ? undefined
+          : experiments.get(profileKey(row.app, profile.experiment));
+      profiles.set(profileKey(row.app, row.id), { profile, policy: profilePolicy(profile), experiment });
       const over = profileKey(row.app, profile.collection);
       for (const origin of profile.allowedOrigins) {
         const set = origins.get(over) ?? new Set<string>();

@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Evaluation } from '../evaluation/evaluation.js';
 import type { EvaluationService } from '../evaluation/service.js';
+import { assign, runsAt, type ServedVariant } from '../experiments/assignment.js';
 import { AppError, ForbiddenError, NotFoundError, ShuttingDownError } from '../http/errors.js';
 import { newQueryId } from '../signals/query-id.js';
 import type { ResponseSignal } from '../signals/search-signal-batch.js';
@@ -40,6 +41,15 @@ export interface PreparedQuery {
   readonly shopperIds: ShopperIds;
   /** Made with a search-only key: a shopper's search, counted in analytics. */
   readonly counted: boolean;
+  /** The experiment variant the query was assigned to, when the profile's experiment runs. */
+  readonly arm?: Arm | undefined;
+}
+
+/** An experiment's variant for one query, and the value that assigned it (none: the control, not counted). */
+export interface Arm {
+  readonly experiment: string;
+  readonly variant: ServedVariant;
+  readonly unit: string | undefined;
 }
 
 /** An answered query: Solr's answer with `fusion` as text, and the query id it carries. */
@@ -74,16 +84,59 @@ export class QueryService {
     caller: QueryCaller,
   ): Promise<QueryAnswer> {
     const served = this.served(app, profileId);
-    const { shopper, ids } = takeShopperIds(readShopperRequest(search), served.profile.signals);
+    const read = takeShopperIds(readShopperRequest(search), served.profile.signals);
     const counted = caller === 'key';
-    if (!shopper.staging)
-      return this.send(this.prepared(app, served, shopper, this.live(served, shopper), ids, counted));
+    const rewrites = served.profile.rewrites !== false;
+    if (!read.shopper.staging) {
+      const { shopper, ids, arm } = this.arm(served, read.shopper, read.ids);
+      const variant = arm?.variant;
+      const evaluation = this.evaluation.evaluate(
+        variant?.studio ?? served.profile.studio ?? '',
+        this.context(served, shopper),
+        rewrites && variant?.rewrites !== false,
+      );
+      return this.send(this.prepared(app, served, shopper, evaluation, ids, counted, arm));
+    }
+    // A staging preview is an editor's look at the profile's own studio: no variant applies.
+    const { shopper, ids } = read;
     mayPreviewStaging(caller, served.profile);
-    const evaluation = await this.evaluation.preview(this.db, served.profile.studio ?? '', {
-      ...this.context(served, shopper),
-      useStaging: served.profile.studio !== undefined,
-    });
+    const evaluation = await this.evaluation.preview(
+      this.db,
+      served.profile.studio ?? '',
+      { ...this.context(served, shopper), useStaging: served.profile.studio !== undefined },
+      rewrites,
+    );
     return this.send(this.prepared(app, served, shopper, evaluation, ids, counted));
+  }
+
+  /**
+   * The variant of the experiment the profile runs, when it runs: from the value of its
+   * uniqueIdParameter (taken out of the parameters, never sent to Solr), or the control when
+   * the request carries none (then not counted for the experiment).
+   */
+  private arm(
+    served: ServedProfile,
+    shopper: ShopperRequest,
+    ids: ShopperIds,
+  ): { shopper: ShopperRequest; ids: ShopperIds; arm?: Arm } {
+    const experiment = served.experiment;
+    if (experiment === undefined || !runsAt(experiment, this.parts.now().getTime())) return { shopper, ids };
+    const name = experiment.uniqueIdParameter;
+    const { userParam, sessionParam } = served.profile.signals;
+    let unit: string | undefined;
+    let rest = shopper;
+    if (name === userParam) unit = ids.user;
+    else if (name === sessionParam) unit = ids.session;
+    else {
+      const params = shopper.params.filter(([key]) => key !== name);
+      unit = shopper.params.find(([key]) => key === name)?.[1];
+      if (params.length !== shopper.params.length) rest = { ...shopper, params };
+    }
+    return {
+      shopper: rest,
+      ids,
+      arm: { experiment: experiment.id, variant: assign(experiment, unit), unit },
+    };
   }
 
   // From memory: the node's copy of the profiles follows the database (query-parts).
@@ -102,10 +155,6 @@ export class QueryService {
     };
   }
 
-  private live(served: ServedProfile, shopper: ShopperRequest): Evaluation {
-    return this.evaluation.evaluate(served.profile.studio ?? '', this.context(served, shopper));
-  }
-
   private prepared(
     app: string,
     { profile, policy }: ServedProfile,
@@ -113,8 +162,9 @@ export class QueryService {
     evaluation: Evaluation,
     shopperIds: ShopperIds,
     counted: boolean,
+    arm?: Arm,
   ): PreparedQuery {
-    const { body, dropped } = solrRequest(profile, shopper, evaluation, policy);
+    const { body, dropped } = solrRequest(profile, shopper, evaluation, policy, arm?.variant.params);
     return {
       app,
       label: `${app}/${profile.id}`,
@@ -127,6 +177,7 @@ export class QueryService {
       segments: shopper.segments,
       shopperIds,
       counted,
+      arm,
     };
   }
 
@@ -201,7 +252,13 @@ export class QueryService {
         // A staging preview is an editor's query, not a shopper's: it teaches typeahead nothing.
         if (profile.logSearches && profile.typeahead !== undefined && !staging)
           this.parts.logs.add(profile.typeahead, prepared.q, page.hits);
-        const fusion = { ...fusionOf(evaluation, node.name, dropped, staging), queryId };
+        const fusion = {
+          ...fusionOf(evaluation, node.name, dropped, staging),
+          ...(prepared.arm === undefined
+            ? {}
+            : { experiment: prepared.arm.experiment, variant: prepared.arm.variant.id }),
+          queryId,
+        };
         return { body: withFusion(outcome.body, fusion), queryId };
       }
       if (outcome.kind === 'stopped') {
@@ -256,7 +313,7 @@ export class QueryService {
     queryId: string,
     page: { hits: number; ids: string[] },
   ): ResponseSignal {
-    const { app, profile, q, evaluation, segments, shopperIds, counted } = prepared;
+    const { app, profile, q, evaluation, segments, shopperIds, counted, arm } = prepared;
     return {
       queryId,
       app,
@@ -272,6 +329,8 @@ export class QueryService {
       user: shopperIds.user,
       session: shopperIds.session,
       counted,
+      experiment:
+        arm?.unit === undefined ? undefined : { id: arm.experiment, variant: arm.variant.id, unit: arm.unit },
     };
   }
 }

@@ -86,12 +86,15 @@ export function profilePolicy(profile: ProfileParams): ProfilePolicy {
 }
 
 /**
- * The `setParams` rules' parameters, in evaluation's order, over the profile's and the
+ * The `setParams` rules' parameters (and an experiment variant's), in evaluation's order, over the profile's and the
  * shopper's: `replace` drops the values before it (a key replaced twice keeps both new
  * values), `append` adds one, `default` sets one only where none was, `remove` drops them.
  * What evaluation sets itself (`q`, `bq`, its `fq`) comes after, so a rule never undoes a block.
  */
-function applyRuleParams(body: URLSearchParams, params: Evaluation['solr']['params']): void {
+function applyRuleParams(
+  body: URLSearchParams,
+  params: ReadonlyArray<Evaluation['solr']['params'][number]>,
+): void {
   const replaced = new Set<string>();
   const defaulted = new Set<string>();
   for (const { key, value, policy } of params) {
@@ -144,6 +147,7 @@ export function solrRequest(
   shopper: ShopperRequest,
   evaluation: Evaluation,
   policy: ProfilePolicy = profilePolicy(profile),
+  variantParams: ReadonlyArray<Evaluation['solr']['params'][number]> = [],
 ): { body: URLSearchParams; dropped: string[] } {
   const body = new URLSearchParams();
   const { allowed, defaults } = policy;
@@ -166,6 +170,9 @@ export function solrRequest(
     body.append(name, value);
   }
   for (const [name, value] of passed) body.append(name, value);
+  // An experiment variant's params are the merchandiser's, as the profile's defaults are: over
+  // the shopper's whatever the profile allows, never a forbidden one; the rules' come after.
+  applyRuleParams(body, variantParams);
   const { solr } = evaluation;
   applyRuleParams(body, solr.params);
   if (solr.facetFields.length > 0) {

@@ -117,6 +117,10 @@ for (const engine of engines) {
           user_hash: hasher.hash('u-42'),
           session_hash: hasher.hash('s-9'),
           counted: 1,
+          // The profile runs no experiment.
+          experiment: null,
+          variant: null,
+          unit_hash: null,
         },
       );
       assert.ok(!JSON.stringify(signal).includes('u-42') && !JSON.stringify(signal).includes('s-9'));

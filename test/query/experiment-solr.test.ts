@@ -1,0 +1,140 @@
+// An experiment on a profile, against the run's real SolrCloud: each shopper gets one variant
+// every time, the variant's params reach Solr whatever the profile allows (Solr echoes what it
+// received), the answer names the experiment and variant, the response signal records them,
+// a query without the shopper's id gets the control uncounted, and after a promotion the
+// variant's params are the profile's own and no answer carries a variant.
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { call } from '../helpers/api.js';
+import { build, engines, skipReason } from '../helpers/app.js';
+import { eventually } from '../helpers/eventually.js';
+import { solrSkipReason, type TestSolr, testSolr } from '../helpers/solr.js';
+import { hasher } from '../signals/helpers.js';
+import { shopOnTestSolr } from './solr-shop.js';
+
+const EXPERIMENT = {
+  id: 'facets',
+  uniqueIdParameter: 'user_id',
+  enabled: true,
+  variants: [
+    { id: 'control', weight: 1 },
+    {
+      id: 'brands',
+      weight: 1,
+      params: [
+        { key: 'fl', value: 'id,brand', policy: 'replace' },
+        { key: 'facet', value: 'true', policy: 'replace' },
+        { key: 'facet.field', value: 'brand', policy: 'append' },
+        { key: 'rows', value: '3', policy: 'default' },
+      ],
+    },
+  ],
+};
+
+for (const engine of engines) {
+  describe(`An experiment against the real SolrCloud on ${engine}`, {
+    skip: (await skipReason(engine)) ?? solrSkipReason(),
+  }, () => {
+    let solr: TestSolr;
+    before(async () => {
+      solr = await testSolr();
+    });
+
+    test("a variant's params reach Solr for its shoppers only, sticky, recorded, and gone after promotion", async (t) => {
+      const { app, store } = await build(t, engine, { tuning: { searchLogFlushMs: 20 } });
+      const { key } = await shopOnTestSolr(app, solr, {
+        defaults: { rows: '5', fl: 'id', echoParams: 'all' },
+        allowedParams: ['rows'],
+      });
+      assert.equal((await call(app, 'POST', '/api/apps/shop/experiments', EXPERIMENT)).status, 200);
+      const attached = await call(app, 'PUT', '/api/apps/shop/query-profiles/web', {
+        searchCluster: 'solr',
+        collection: solr.collection,
+        studio: 'studio1',
+        defaults: { rows: '5', fl: 'id', echoParams: 'all' },
+        allowedParams: ['rows'],
+        experiment: 'facets',
+      });
+      assert.equal(attached.status, 200, JSON.stringify(attached.body));
+      const query = async (search: string) => {
+        const response = await app.inject({
+          method: 'GET',
+          url: `/api/apps/shop/query/web?${search}`,
+          headers: { authorization: `Bearer ${key}` },
+        });
+        assert.equal(response.statusCode, 200, response.body);
+        return response.json();
+      };
+
+      const variantOf = new Map<string, string>();
+      for (let i = 0; variantOf.size < 40; i++) {
+        const answer = await query(`q=kettle&user_id=shopper-${i}&facet.field=name`);
+        assert.equal(answer.fusion.experiment, 'facets');
+        variantOf.set(`shopper-${i}`, answer.fusion.variant);
+        const sent = answer.responseHeader.params;
+        assert.equal(sent.user_id, undefined, "the shopper's id never reaches Solr");
+        if (answer.fusion.variant === 'brands') {
+          assert.equal(sent.fl, 'id,brand');
+          assert.equal(sent.facet, 'true');
+          // The shopper's facet.field is dropped (not allowed); the variant's reaches Solr.
+          assert.equal(sent['facet.field'], 'brand');
+          assert.equal(sent.rows, '5', 'a default param leaves the profile’s value');
+          assert.ok(answer.facet_counts.facet_fields.brand);
+        } else {
+          assert.equal(answer.fusion.variant, 'control');
+          assert.equal(sent.fl, 'id');
+          assert.equal(sent.facet, undefined);
+          assert.equal(answer.facet_counts, undefined);
+        }
+        assert.deepEqual(answer.fusion.droppedParams, ['facet.field']);
+      }
+      const brands = [...variantOf].filter(([, variant]) => variant === 'brands').map(([user]) => user);
+      assert.ok(brands.length > 5 && brands.length < 35, `both variants get shoppers: ${brands.length}`);
+      // Sticky: the same shopper gets the same variant again.
+      for (const [user, variant] of [...variantOf].slice(0, 10)) {
+        assert.equal((await query(`q=kettle&user_id=${user}`)).fusion.variant, variant);
+      }
+
+      const one = brands[0]!;
+      const assigned = await app.inject({
+        method: 'GET',
+        url: `/api/apps/shop/query/web?q=kettle&user_id=${one}`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+      const anonymous = await query('q=kettle');
+      assert.equal(anonymous.fusion.variant, 'control', 'no shopper id: the control');
+      const rowOf = (id: string) =>
+        eventually(async () => {
+          const row = await store.db
+            .selectFrom('search_signal')
+            .selectAll()
+            .where('id', '=', id)
+            .executeTakeFirst();
+          assert.ok(row, `no response signal ${id} yet`);
+          return row;
+        });
+      const recorded = await rowOf(String(assigned.headers['x-fusion-query-id']));
+      assert.deepEqual(
+        { experiment: recorded.experiment, variant: recorded.variant, unit_hash: recorded.unit_hash },
+        { experiment: 'facets', variant: 'brands', unit_hash: hasher.hash(one) },
+      );
+      const uncounted = await rowOf(anonymous.fusion.queryId);
+      assert.deepEqual(
+        { experiment: uncounted.experiment, variant: uncounted.variant, unit_hash: uncounted.unit_hash },
+        { experiment: null, variant: null, unit_hash: null },
+      );
+
+      const promoted = await call(app, 'POST', '/api/apps/shop/experiments/facets/promote', {
+        variant: 'brands',
+      });
+      assert.equal(promoted.status, 200, JSON.stringify(promoted.body));
+      for (const user of [one, [...variantOf].find(([, v]) => v === 'control')![0]]) {
+        const answer = await query(`q=kettle&user_id=${user}`);
+        assert.equal(answer.fusion.variant, undefined);
+        assert.equal(answer.fusion.experiment, undefined);
+        assert.equal(answer.responseHeader.params.fl, 'id,brand', "the variant's params are the profile's");
+        assert.equal(answer.responseHeader.params['facet.field'], 'brand');
+      }
+    });
+  });
+}
