@@ -2,7 +2,7 @@
 // the signals attributed to them, so rolling an hour again from the same rows gives the same rows.
 import type { RollupCounts } from './tables.js';
 
-export type RollupKind = 'total' | 'search' | 'rule' | 'document';
+export type RollupKind = 'total' | 'search' | 'rule' | 'document' | 'variant';
 
 /** A counted search as the rollup reads it. */
 export interface RawSearch {
@@ -13,6 +13,14 @@ export interface RawSearch {
   /** The document ids of the answer's page, in order (position = index + 1). */
   docIds: readonly string[];
   ruleIds: readonly string[];
+  /** The experiment and variant it was assigned to, when counted for an experiment. */
+  experiment?: string | null | undefined;
+  variant?: string | null | undefined;
+}
+
+/** The item of a variant's rollup rows: the experiment's id and the variant's, apart. */
+export function variantItem(experiment: string, variant: string): string {
+  return `${experiment}\u0001${variant}`;
 }
 
 /** A posted signal attributed to one of those searches. */
@@ -118,7 +126,12 @@ export class HourRollup {
       if (conversions > 0) row.conversion_searches++;
       if (carts > 0) row.cart_searches++;
     };
-    for (const row of [this.#row('total', ''), this.#row('search', search.queryKey)]) {
+    const rows = [this.#row('total', ''), this.#row('search', search.queryKey)];
+    // A search assigned to an experiment's variant counts in the variant's row too: an
+    // experiment's results are read from these rows (experiments/metrics.ts).
+    if (search.experiment && search.variant)
+      rows.push(this.#row('variant', variantItem(search.experiment, search.variant)));
+    for (const row of rows) {
       if (isLater(search.at, search.hits, row)) {
         row.last_at = search.at;
         row.last_hits = search.hits;

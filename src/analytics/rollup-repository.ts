@@ -46,7 +46,7 @@ export async function selectHourSearches(
 ): Promise<RawSearch[]> {
   let query = db
     .selectFrom('search_signal')
-    .select(['id', 'query_key', 'at', 'hits', 'doc_ids', 'rule_ids'])
+    .select(['id', 'query_key', 'at', 'hits', 'doc_ids', 'rule_ids', 'experiment', 'variant'])
     .where('app', '=', app)
     .where('profile_id', '=', profileId)
     .where('at', '>=', hour)
@@ -64,6 +64,8 @@ export async function selectHourSearches(
     hits: Number(row.hits),
     docIds: idList(row.doc_ids),
     ruleIds: idList(row.rule_ids),
+    experiment: row.experiment,
+    variant: row.variant,
   }));
 }
 

@@ -27,7 +27,7 @@ export interface RollupCounts {
 
 /**
  * `kind`: `total` (item ''), `search` (item = the query key), `rule` (item = rule id),
- * `document` (item = document id). `hour` is the epoch ms of the hour's start (UTC).
+ * `document` (item = document id), `variant` (item = experiment id, U+0001, variant id). `hour` is the epoch ms of the hour's start (UTC).
  */
 export interface AnalyticsHourTable extends RollupCounts {
   app: string;

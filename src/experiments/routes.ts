@@ -5,8 +5,10 @@ import { adminActor } from '../history/actor.js';
 import type { AppContext, TypedApp } from '../http/area.js';
 import { adminErrors, ErrorBodySchema, sharedRef } from '../http/schemas.js';
 import type { QueryParts } from '../query/query-parts.js';
+import { experimentMetrics } from './metrics.js';
 import {
   ExperimentBody,
+  ExperimentMetricsSchema,
   ExperimentParams,
   ExperimentSchema,
   NewExperimentBody,
@@ -116,6 +118,20 @@ export function experimentRoutes(api: TypedApp, ctx: AppContext, parts: QueryPar
       );
       return reply.code(204).send(null);
     },
+  );
+  api.get(
+    '/experiments/:id/metrics',
+    {
+      schema: {
+        tags,
+        operationId: 'getExperimentMetrics',
+        summary:
+          "Each variant's searches, shoppers, click-through, conversion and no-result rates with 95 % intervals, and against the control",
+        params: ExperimentParams,
+        response: { 200: ExperimentMetricsSchema, ...adminErrors },
+      },
+    },
+    (request) => experimentMetrics(db, request.params.app, request.params.id, ctx.now()),
   );
   api.post(
     '/experiments/:id/promote',

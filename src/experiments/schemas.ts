@@ -189,6 +189,10 @@ const Comparison = Type.Object({
   high: Type.Number(),
   pValue: Type.Number({ description: 'Two-sided, two-proportion z test' }),
   significant: Type.Boolean({ description: 'pValue below 0.05' }),
+  sampleSize: Type.Union([Type.Integer(), Type.Null()], {
+    description:
+      'Searches per variant that would find this difference at 5 % significance with 80 % power; null when there is none',
+  }),
 });
 
 export type RateName = 'ctr' | 'conversionRate' | 'noResultRate';
@@ -218,7 +222,7 @@ export const ExperimentMetricsSchema = Type.Object({
     { ctr: SampleSize, conversionRate: SampleSize, noResultRate: SampleSize },
     {
       description:
-        'Searches per variant needed to find the largest observed difference from the control at 5 % significance with 80 % power; null when no difference is seen',
+        "Searches per variant needed to judge every variant's observed difference from the control at 5 % significance with 80 % power (the largest of the variants' sampleSize); null when no difference is seen",
     },
   ),
 });

@@ -24,6 +24,8 @@ export interface SeedSearch {
   ruleIds?: string[];
   counted?: boolean;
   user?: string;
+  /** The experiment variant the search was assigned to, and the value that assigned it. */
+  experiment?: { id: string; variant: string; unit: string };
 }
 
 export interface SeedSignal {
@@ -59,6 +61,9 @@ export async function insertSearches(
     user_hash: s.user === undefined ? null : userHash(s.user),
     session_hash: null,
     counted: s.counted === false ? 0 : 1,
+    experiment: s.experiment?.id ?? null,
+    variant: s.experiment?.variant ?? null,
+    unit_hash: s.experiment === undefined ? null : userHash(s.experiment.unit),
   }));
   for (let i = 0; i < rows.length; i += 200)
     await db

@@ -267,5 +267,77 @@ for (const engine of engines) {
         409,
       );
     });
+
+    test('a promotion that cannot complete changes nothing: not the profile, not the experiment, not the history', async (t) => {
+      const { app } = await setUp(t);
+      const variants = [AB.variants[0], { ...AB.variants[1], studio: 'other' }];
+      assert.equal(
+        (await call(app, 'POST', `${BASE}/experiments`, { ...AB, variants, enabled: true })).status,
+        200,
+      );
+      const attach = await call(app, 'PUT', `${BASE}/query-profiles/web`, {
+        searchCluster: 'solr',
+        collection: 'products',
+        defaults: { rows: 10 },
+        experiment: 'ab1',
+      });
+      assert.equal(attach.status, 200);
+      // The variant's studio is gone since: the profile cannot take it, so nothing happens.
+      assert.equal((await call(app, 'DELETE', '/api/studios/other')).status, 204);
+      const before = {
+        profile: (await call(app, 'GET', `${BASE}/query-profiles/web`)).body,
+        experiment: (await call(app, 'GET', `${BASE}/experiments/ab1`)).body,
+        history:
+          (await historyOf(app, 'experiment:shop/ab1')).length +
+          (await historyOf(app, 'query-profile:shop/web')).length,
+      };
+      const refused = await call(app, 'POST', `${BASE}/experiments/ab1/promote`, { variant: 'names' });
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.deepEqual(
+        {
+          profile: (await call(app, 'GET', `${BASE}/query-profiles/web`)).body,
+          experiment: (await call(app, 'GET', `${BASE}/experiments/ab1`)).body,
+          history:
+            (await historyOf(app, 'experiment:shop/ab1')).length +
+            (await historyOf(app, 'query-profile:shop/web')).length,
+        },
+        before,
+      );
+      assert.equal(before.experiment.running, true);
+      assert.equal(before.profile.experiment, 'ab1');
+    });
+
+    test('an imported profile naming an experiment its app does not hold is imported running none', async (t) => {
+      const { app } = await setUp(t);
+      const document = {
+        metadata: { exportedAt: '2026-01-01T00:00:00.000Z', version: 1, secretsOmitted: [] },
+        objects: {
+          searchClusters: [],
+          studios: [],
+          rules: [],
+          rewrites: [],
+          typeaheadInstances: [],
+          links: [],
+          queryProfiles: [
+            {
+              app: APP,
+              id: 'imported',
+              searchCluster: 'solr',
+              collection: 'products',
+              experiment: 'elsewhere',
+            },
+          ],
+        },
+      };
+      const imported = await call(app, 'POST', '/api/objects/import', document);
+      assert.equal(imported.status, 200, JSON.stringify(imported.body));
+      const profile = (await call(app, 'GET', `${BASE}/query-profiles/imported`)).body;
+      assert.equal(profile.experiment, undefined);
+      // With the experiment in the app, the reference is kept.
+      assert.equal((await call(app, 'POST', `${BASE}/experiments`, { ...AB, id: 'elsewhere' })).status, 200);
+      const again = await call(app, 'POST', '/api/objects/import?policy=overwrite', document);
+      assert.equal(again.status, 200, JSON.stringify(again.body));
+      assert.equal((await call(app, 'GET', `${BASE}/query-profiles/imported`)).body.experiment, 'elsewhere');
+    });
   });
 }

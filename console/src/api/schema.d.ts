@@ -1277,6 +1277,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apps/{app}/experiments/{id}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each variant's searches, shoppers, click-through, conversion and no-result rates with 95 % intervals, and against the control */
+        get: operations["getExperimentMetricsInApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/apps/{app}/experiments/{id}/promote": {
         parameters: {
             query?: never;
@@ -8471,6 +8488,112 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getExperimentMetricsInApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The app whose context narrows links and search clusters
+                 * @example shop
+                 */
+                app: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        experiment: string;
+                        /** @description 0.95 */
+                        confidenceLevel: number;
+                        method: string;
+                        variants: {
+                            id: string;
+                            name?: string;
+                            control: boolean;
+                            searches: number;
+                            shoppers: number;
+                            ctr: {
+                                /** @description A fraction 0–1 of the searches */
+                                value: number;
+                                low: number;
+                                high: number;
+                            };
+                            conversionRate: {
+                                /** @description A fraction 0–1 of the searches */
+                                value: number;
+                                low: number;
+                                high: number;
+                            };
+                            noResultRate: {
+                                /** @description A fraction 0–1 of the searches */
+                                value: number;
+                                low: number;
+                                high: number;
+                            };
+                            vsControl?: {
+                                ctr: {
+                                    /** @description The variant's rate minus the control's */
+                                    difference: number;
+                                    low: number;
+                                    high: number;
+                                    /** @description Two-sided, two-proportion z test */
+                                    pValue: number;
+                                    /** @description pValue below 0.05 */
+                                    significant: boolean;
+                                    /** @description Searches per variant that would find this difference at 5 % significance with 80 % power; null when there is none */
+                                    sampleSize: number | null;
+                                };
+                                conversionRate: {
+                                    /** @description The variant's rate minus the control's */
+                                    difference: number;
+                                    low: number;
+                                    high: number;
+                                    /** @description Two-sided, two-proportion z test */
+                                    pValue: number;
+                                    /** @description pValue below 0.05 */
+                                    significant: boolean;
+                                    /** @description Searches per variant that would find this difference at 5 % significance with 80 % power; null when there is none */
+                                    sampleSize: number | null;
+                                };
+                                noResultRate: {
+                                    /** @description The variant's rate minus the control's */
+                                    difference: number;
+                                    low: number;
+                                    high: number;
+                                    /** @description Two-sided, two-proportion z test */
+                                    pValue: number;
+                                    /** @description pValue below 0.05 */
+                                    significant: boolean;
+                                    /** @description Searches per variant that would find this difference at 5 % significance with 80 % power; null when there is none */
+                                    sampleSize: number | null;
+                                };
+                            };
+                        }[];
+                        /** @description Searches per variant needed to judge every variant's observed difference from the control at 5 % significance with 80 % power (the largest of the variants' sampleSize); null when no difference is seen */
+                        sampleSize: {
+                            ctr: number | null;
+                            conversionRate: number | null;
+                            noResultRate: number | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
