@@ -29,11 +29,11 @@ test('a difference not clear yet says how many more searches the estimate asks f
   );
   assert.equal(
     verdict({ ...base, metric: 'clickThrough', difference: 0.001, pValue: 0.9, moreSearches: 0 }),
-    'No clear difference between B and A (p = 0.9): B gets more clicks than A by too little to tell apart.',
+    'No clear difference between B and A in clicks (p = 0.9): B gets more clicks than A by too little to tell apart.',
   );
   assert.equal(
     verdict({ ...base, metric: 'conversion', difference: 0, pValue: 1, moreSearches: null }),
-    'No clear difference between B and A (p = 1).',
+    'No clear difference between B and A in purchases (p = 1).',
   );
 });
 

@@ -87,7 +87,9 @@ async function shopperSearch(shopper: string): Promise<ShopperSearch> {
   };
 }
 
-type Metrics = { variants: { id: string; searches: number; ctr: { value: number } }[] };
+type Metrics = {
+  variants: { id: string; searches: number; ctr: { value: number; low: number; high: number } }[];
+};
 
 test('an experiment set up, started, followed and its winner promoted, in the console', {
   skip,
@@ -194,11 +196,24 @@ test('an experiment set up, started, followed and its winner promoted, in the co
     async () => {
       await view.getByRole('button', { name: 'Count again' }).click();
       const results = view.getByRole('region', { name: 'Results of popular-first' });
-      await results
-        .getByRole('figure', { name: /Click-through rate/ })
-        .getByText(/^\d+(\.\d)? % \(/)
-        .first()
-        .waitFor();
+      // Each variant's click-through rate and its interval, as the API gives them, in words.
+      const metrics = (await service.admin('GET', '/api/apps/shop/experiments/popular-first/metrics'))
+        .body as Metrics;
+      const percent = (rate: number) =>
+        `${(rate * 100).toLocaleString('en-US', { maximumFractionDigits: 1 })} %`;
+      const chart = results.getByRole('figure', { name: /^Click-through rate/ });
+      for (const [name, id] of [
+        ['A', 'a'],
+        ['B', 'b'],
+      ] as const) {
+        const { ctr } = metrics.variants.find((v) => v.id === id)!;
+        const row = chart.getByRole('listitem').filter({ hasText: new RegExp(`^${name}`) });
+        assert.equal(
+          await row.locator('.interval-figure').textContent(),
+          `${percent(ctr.value)} (${percent(ctr.low)} to ${percent(ctr.high)})`,
+          `${name}'s rate and interval`,
+        );
+      }
       const verdicts = results.getByRole('list', { name: 'What the figures of popular-first say' });
       await verdicts
         .getByText(/^B gets more clicks than A; the difference is clear \(p [<=] 0\.0\d+\)\.$/)
@@ -226,7 +241,7 @@ test('an experiment set up, started, followed and its winner promoted, in the co
 
   await t.test('promoting B, asked first, makes its parameter the profile’s own', async () => {
     await view.getByRole('button', { name: "Make B the profile's settings" }).click();
-    const dialog = page.getByRole('dialog', { name: 'Make B the settings of the profile web?' });
+    const dialog = page.getByRole('dialog', { name: 'Make B the settings of the query profile "web"?' });
     await dialog.getByText('Solr parameter sort = popularity desc').waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });

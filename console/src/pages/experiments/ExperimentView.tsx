@@ -57,7 +57,7 @@ export function ExperimentView({
     const name = variantName(variant);
     const changes = changesOf(variant, profile.studio);
     const confirmed = await confirm({
-      title: `Make ${name} the settings of the profile ${profile.id}?`,
+      title: `Make ${name} the settings of the query profile "${profile.id}"?`,
       message: (
         <>
           <p>

@@ -146,7 +146,7 @@ export function Results({ app, experiment }: { app: string; experiment: Experime
                         difference: counted ? against.difference : null,
                         pValue: counted ? against.pValue : null,
                         clear: counted ? against.significant : false,
-                        moreSearches: moreSearches(metrics.sampleSize[r.key], control, v),
+                        moreSearches: moreSearches(against?.sampleSize ?? null, control, v),
                       })}
                     </li>
                   );

@@ -9,18 +9,21 @@ export type Metric = 'clickThrough' | 'conversion' | 'noResult';
 export const CLEAR_BELOW = 0.05;
 
 /** What "more" and "fewer" of each rate are, said of a variant. */
-const VERBS: Record<Metric, { more: string; fewer: string; same: string }> = {
+const VERBS: Record<Metric, { more: string; fewer: string; same: string; what: string }> = {
   clickThrough: {
+    what: 'clicks',
     more: 'gets more clicks than',
     fewer: 'gets fewer clicks than',
     same: 'gets as many clicks as',
   },
   conversion: {
+    what: 'purchases',
     more: 'gets more purchases than',
     fewer: 'gets fewer purchases than',
     same: 'gets as many purchases as',
   },
   noResult: {
+    what: 'searches that find nothing',
     more: 'finds nothing more often than',
     fewer: 'finds nothing less often than',
     same: 'finds nothing as often as',
@@ -71,6 +74,7 @@ export function verdict(c: Comparison): string {
     const soFar = c.difference === 0 ? '' : ' so far';
     return `${c.variant} ${verb} ${c.control}${soFar}; too early to tell: about ${Math.ceil(more).toLocaleString('en')} more searches needed (${p}).`;
   }
-  if (c.difference === 0) return `No clear difference between ${c.variant} and ${c.control} (${p}).`;
-  return `No clear difference between ${c.variant} and ${c.control} (${p}): ${c.variant} ${verb} ${c.control} by too little to tell apart.`;
+  const none = `No clear difference between ${c.variant} and ${c.control} in ${verbs.what} (${p})`;
+  if (c.difference === 0) return `${none}.`;
+  return `${none}: ${c.variant} ${verb} ${c.control} by too little to tell apart.`;
 }
