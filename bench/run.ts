@@ -6,6 +6,7 @@ import { clustersBenchmark } from './clusters.js';
 import { earlyBenchmark } from './early.js';
 import { type Engine, parseEngineArgs } from './engines.js';
 import { evaluateBenchmark } from './evaluate.js';
+import { experimentsBenchmark } from './experiments.js';
 import { ingestionBenchmark } from './ingestion.js';
 import { root } from './lib.js';
 import { linksBenchmark } from './links.js';
@@ -38,6 +39,7 @@ const benchmarks: Benchmark[] = [
   evaluateBenchmark,
   earlyBenchmark,
   queryBenchmark,
+  experimentsBenchmark,
   signalsBenchmark,
   startupBenchmark,
 ];

@@ -1,4 +1,4 @@
-// What the evaluation and query scenarios share: the table of targets that are not a
+// What the evaluation, query and experiments scenarios share: the table of targets that are not a
 // throughput ratio (latency added, rebuild, memory).
 
 export interface TargetRow {

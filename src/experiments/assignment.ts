@@ -2,8 +2,8 @@
 // experiment's uniqueIdParameter and the experiment's id (so the same shopper gets the same
 // variant on every node, every time), in proportion to the variants' weights.
 import { createHash } from 'node:crypto';
-import type { Policy, StoredExperiment } from './schemas.js';
-import { isRunning, toStoredExperiment } from './service.js';
+import type { Policy } from './schemas.js';
+import { toStoredExperiment } from './service.js';
 import type { ExperimentTable } from './tables.js';
 
 /** A variant as the query path applies it. */
@@ -18,7 +18,10 @@ export interface ServedVariant {
 export interface ServedExperiment {
   readonly id: string;
   readonly uniqueIdParameter: string;
-  readonly stored: Pick<StoredExperiment, 'enabled' | 'startTimestamp' | 'endTimestamp'>;
+  readonly enabled: boolean;
+  /** When it starts and ends (epoch ms), read once as the node loads it. */
+  readonly startMs: number;
+  readonly endMs: number;
   readonly variants: readonly ServedVariant[];
   /** The upper end of each variant's share of [0, 1), in order; the last is 1. */
   readonly bounds: readonly number[];
@@ -35,11 +38,10 @@ export function servedExperiment(row: ExperimentTable): ServedExperiment {
   return {
     id: stored.id,
     uniqueIdParameter: stored.uniqueIdParameter,
-    stored: {
-      enabled: stored.enabled,
-      ...(stored.startTimestamp === undefined ? {} : { startTimestamp: stored.startTimestamp }),
-      ...(stored.endTimestamp === undefined ? {} : { endTimestamp: stored.endTimestamp }),
-    },
+    enabled: stored.enabled,
+    startMs:
+      stored.startTimestamp === undefined ? Number.NEGATIVE_INFINITY : Date.parse(stored.startTimestamp),
+    endMs: stored.endTimestamp === undefined ? Number.POSITIVE_INFINITY : Date.parse(stored.endTimestamp),
     variants: stored.variants.map((variant) => ({
       id: variant.id,
       studio: variant.studio,
@@ -50,9 +52,9 @@ export function servedExperiment(row: ExperimentTable): ServedExperiment {
   };
 }
 
-/** Whether the experiment assigns shoppers at `now` (epoch ms). */
+/** Whether the experiment assigns shoppers at `now` (epoch ms), as `isRunning` says of the stored one. */
 export function runsAt(experiment: ServedExperiment, now: number): boolean {
-  return isRunning(experiment.stored, now);
+  return experiment.enabled && now >= experiment.startMs && now < experiment.endMs;
 }
 
 // 48 bits of the digest: an exact integer in a double, so the fraction is uniform on [0, 1).

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { seededRandom } from '../../src/demo/seeded-random.js';
-import { assign, servedExperiment } from '../../src/experiments/assignment.js';
+import { assign, runsAt, servedExperiment } from '../../src/experiments/assignment.js';
+import { isRunning } from '../../src/experiments/service.js';
 import {
   compare,
   normalCdf,
@@ -64,6 +65,50 @@ describe('assignment', () => {
       ),
       { numRuns: 5 },
     );
+  });
+
+  test('runs while enabled, from its start and before its end, as the stored experiment says', () => {
+    const start = Date.UTC(2026, 0, 1);
+    const end = Date.UTC(2026, 0, 2);
+    for (const [enabled, startTimestamp, endTimestamp] of [
+      [true, undefined, undefined],
+      [true, start, end],
+      [false, start, end],
+      [true, undefined, end],
+      [true, start, undefined],
+    ] as const) {
+      const settings = {
+        uniqueIdParameter: 'user_id',
+        variants: [
+          { id: 'a', params: [], weight: 1, rewrites: true },
+          { id: 'b', params: [], weight: 1, rewrites: true },
+        ],
+        enabled,
+        metrics: [],
+        ...(startTimestamp === undefined ? {} : { startTimestamp: new Date(startTimestamp).toISOString() }),
+        ...(endTimestamp === undefined ? {} : { endTimestamp: new Date(endTimestamp).toISOString() }),
+      };
+      const row = {
+        app: 'shop',
+        id: 'x',
+        settings: JSON.stringify(settings),
+        created_at: '',
+        updated_at: '',
+      };
+      for (const at of [start - 1, start, start + 1, end - 1, end, end + 1]) {
+        assert.equal(
+          runsAt(servedExperiment(row), at),
+          isRunning(settings, at),
+          `${JSON.stringify(settings)} at ${at}`,
+        );
+        assert.equal(
+          isRunning(settings, at),
+          enabled &&
+            (startTimestamp === undefined || at >= startTimestamp) &&
+            (endTimestamp === undefined || at < endTimestamp),
+        );
+      }
+    }
   });
 
   test('a request without the parameter gets the control', () => {

@@ -9,6 +9,8 @@ import { call } from '../helpers/api.js';
 import { build, engines, skipReason } from '../helpers/app.js';
 import { eventually } from '../helpers/eventually.js';
 import { solrSkipReason, type TestSolr, testSolr } from '../helpers/solr.js';
+import { createRewrite, publish as publishRewrite } from '../rewrites/api.js';
+import { publishedRule, studioWithToken } from '../rules/api.js';
 import { hasher } from '../signals/helpers.js';
 import { shopOnTestSolr } from './solr-shop.js';
 
@@ -135,6 +137,89 @@ for (const engine of engines) {
         assert.equal(answer.responseHeader.params.fl, 'id,brand', "the variant's params are the profile's");
         assert.equal(answer.responseHeader.params['facet.field'], 'brand');
       }
+    });
+
+    test("a variant's studio and rewrites switch apply to its shoppers, until the experiment's end", async (t) => {
+      let clock = Date.now();
+      const { app } = await build(t, engine, {
+        now: () => new Date(clock),
+        tuning: { searchLogFlushMs: 20 },
+      });
+      const { access, key } = await shopOnTestSolr(app, solr, { defaults: { rows: '3', fl: 'id' } });
+      const other = await studioWithToken(app, 'studio2');
+      const rewrite = await createRewrite(app, access, {
+        type: 'misspelling',
+        misspelling: 'kettel',
+        correction: 'kettle',
+      });
+      await publishRewrite(app, access, rewrite.id);
+      const rule = await publishedRule(app, other, {
+        type: 'blockList',
+        name: 'Block brand x',
+        fieldName: 'brand',
+        fieldValues: ['x'],
+      });
+      // A publish answers before evaluation has read the live content again (docs/rules.md).
+      await eventually(async () => {
+        const own = await call(app, 'GET', '/api/studios/studio1/evaluate?q=kettel');
+        const theirs = await call(app, 'GET', '/api/studios/studio2/evaluate?q=kettel');
+        assert.equal(own.body.rewrites.length, 1);
+        assert.equal(theirs.body.rules.length, 1);
+      });
+      const created = await call(app, 'POST', '/api/apps/shop/experiments', {
+        id: 'studios',
+        enabled: true,
+        endTimestamp: new Date(clock + 3_600_000).toISOString(),
+        variants: [
+          { id: 'control', weight: 1 },
+          { id: 'plain', weight: 1, rewrites: false },
+          { id: 'other', weight: 1, studio: 'studio2' },
+        ],
+      });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const attached = await call(app, 'PUT', '/api/apps/shop/query-profiles/web', {
+        searchCluster: 'solr',
+        collection: solr.collection,
+        studio: 'studio1',
+        defaults: { rows: '3', fl: 'id' },
+        experiment: 'studios',
+      });
+      assert.equal(attached.status, 200, JSON.stringify(attached.body));
+      const query = async (search: string) => {
+        const response = await app.inject({
+          method: 'GET',
+          url: `/api/apps/shop/query/web?${search}`,
+          headers: { authorization: `Bearer ${key}` },
+        });
+        assert.equal(response.statusCode, 200, response.body);
+        return response.json().fusion;
+      };
+      const seen = new Set<string>();
+      for (let i = 0; seen.size < 3 && i < 200; i++) {
+        const fusion = await query(`q=kettel&user_id=shopper-${i}`);
+        seen.add(fusion.variant);
+        const rules = fusion.rules.map((r: { id: string }) => r.id);
+        if (fusion.variant === 'control') {
+          assert.equal(fusion.rewrittenQuery, 'kettle');
+          assert.deepEqual(rules, []);
+        } else if (fusion.variant === 'plain') {
+          assert.equal(fusion.rewrittenQuery, 'kettel', 'no rewrites for this variant');
+          assert.deepEqual(fusion.rewrites, []);
+        } else {
+          assert.equal(fusion.variant, 'other');
+          assert.equal(fusion.rewrittenQuery, 'kettel', "the other studio's rewrites: none");
+          assert.deepEqual(rules, [rule.id]);
+        }
+      }
+      assert.equal(seen.size, 3);
+      // Past its end, the experiment assigns no one: the profile's own studio for everyone.
+      clock += 2 * 3_600_000;
+      for (let i = 0; i < 10; i++) {
+        const fusion = await query(`q=kettel&user_id=shopper-${i}`);
+        assert.equal(fusion.variant, undefined);
+        assert.equal(fusion.rewrittenQuery, 'kettle');
+      }
+      assert.equal((await call(app, 'GET', '/api/apps/shop/experiments/studios')).body.running, false);
     });
   });
 }

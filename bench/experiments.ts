@@ -1,0 +1,175 @@
+// The query endpoint with an experiment running against the same endpoint without one, in the
+// same run: two profiles of one app over the same collection and studio, one running an A/B
+// experiment (two variants, each shopper assigned from the SHA-256 of their id, the variant's
+// params applied), the other none. Both get the same shoppers' queries, each with a shopper id.
+import { bumpLiveVersion } from '../src/evaluation/repository.js';
+import { openStore } from '../src/storage/database.js';
+import { createStudio } from '../src/studios/service.js';
+import { BENCH_CATALOG_SIZE, benchSolr } from './bench-solr.js';
+import { comparisonTable, formatRatio, medianMeasure, ratioOf } from './compare.js';
+import { createBenchStore, type Engine } from './engines.js';
+import { seedStudio } from './evaluate.js';
+import { seededRandom, startService } from './lib.js';
+import { rotatingRounds, sideByRound } from './measure.js';
+import { catalogQueries, catalogVocabulary } from './query-data.js';
+import type { Benchmark } from './run.js';
+import { targetTable } from './targets.js';
+
+const quick = process.env.BENCH_QUICK === '1';
+const RULES = quick ? 2_000 : 10_000;
+const SECONDS = quick ? 2 : 6;
+const ROUNDS = quick ? 2 : 4;
+const SHOPPERS = 5_000;
+const PASSWORD = 'bench-password';
+const OF_PLAIN = 0.95;
+const admin = { authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}` };
+
+export const experimentsBenchmark: Benchmark = {
+  name: 'experiments',
+  async run(engine: Engine) {
+    const solr = await benchSolr();
+    const store = await createBenchStore(engine, 'experiments');
+    try {
+      const seeding = openStore({ dataDir: store.env.SEARCHDECK_DATA_DIR!, databaseUrl: store.postgresUrl });
+      try {
+        const now = new Date('2026-06-01T00:00:00Z');
+        await createStudio(seeding.db, { id: 'shop', name: 'shop' }, now);
+        await seedStudio(seeding.db, 'shop', RULES, seededRandom(42), catalogVocabulary(BENCH_CATALOG_SIZE));
+        await bumpLiveVersion(seeding.db, 'shop');
+      } finally {
+        await seeding.close();
+      }
+      await store.analyze();
+      const service = await startService({
+        ...store.env,
+        SEARCHDECK_ADMIN_PASSWORD: PASSWORD,
+        SEARCHDECK_SECRET_KEY: Buffer.alloc(32, 3).toString('base64'),
+      });
+      try {
+        const post = async (path: string, body?: unknown) => {
+          const response = await fetch(service.url + path, {
+            method: 'POST',
+            headers: { ...admin, ...(body ? { 'content-type': 'application/json' } : {}) },
+            ...(body ? { body: JSON.stringify(body) } : {}),
+          });
+          if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+          return response.json() as Promise<Record<string, unknown>>;
+        };
+        await post('/api/apps/shop/searchCluster', {
+          id: 'solr',
+          connectString: solr.zk,
+          authConfig: { authType: 'BASIC', username: 'solr', password: 'SolrRocks' },
+        });
+        // The variant's params leave Solr's work as it is: what is measured is searchdeck's.
+        await post('/api/apps/shop/experiments', {
+          id: 'ab',
+          uniqueIdParameter: 'user_id',
+          enabled: true,
+          variants: [
+            { id: 'control', weight: 50 },
+            {
+              id: 'b',
+              weight: 50,
+              // The same rows as the profile's: Solr gets the very request of the other side.
+              params: [
+                { key: 'rows', value: '10', policy: 'replace' },
+                { key: 'start', value: '0', policy: 'default' },
+              ],
+            },
+          ],
+        });
+        const profile = {
+          searchCluster: 'solr',
+          collection: 'products',
+          studio: 'shop',
+          defaults: { rows: 10 },
+          allowedParams: ['rows', 'start'],
+          logSearches: false,
+        };
+        await post('/api/apps/shop/query-profiles', { id: 'plain', ...profile });
+        await post('/api/apps/shop/query-profiles', { id: 'ab', ...profile, experiment: 'ab' });
+        const keys = {
+          plain: String((await post('/api/apps/shop/query-profiles/plain/keys')).key),
+          ab: String((await post('/api/apps/shop/query-profiles/ab/keys')).key),
+        };
+        const queries = catalogQueries(5_000);
+        for (const id of ['plain', 'ab'] as const) {
+          const check = await fetch(
+            `${service.url}/api/apps/shop/query/${id}?q=${encodeURIComponent(queries[0]!)}&user_id=s1`,
+            { headers: { authorization: `Bearer ${keys[id]}` } },
+          );
+          const body = await check.text();
+          if (!check.ok) throw new Error(`query ${id}: ${check.status} ${body}`);
+          if (id === 'ab' && !body.includes('"variant":')) throw new Error('the experiment does not run');
+        }
+        // The same queries and shoppers on both sides, round by round.
+        const stream = (id: 'plain' | 'ab') => (round: number) => {
+          let next = round * 997;
+          return () => {
+            const n = next++;
+            const q = encodeURIComponent(queries[n % queries.length]!);
+            return `/api/apps/shop/query/${id}?q=${q}&rows=10&user_id=s${n % SHOPPERS}`;
+          };
+        };
+        const side = (id: 'plain' | 'ab', connections: number) =>
+          sideByRound(
+            service.pid,
+            {
+              label: '',
+              url: service.url,
+              headers: { authorization: `Bearer ${keys[id]}` },
+              seconds: SECONDS,
+              connections,
+            },
+            stream(id),
+          );
+        await side('plain', 10)();
+        await side('ab', 10)();
+        const rows = [];
+        const figures = [];
+        for (const connections of [1, 10]) {
+          const sides = await rotatingRounds(ROUNDS, {
+            running: side('ab', connections),
+            plain: side('plain', connections),
+          });
+          const ratio = ratioOf({ ours: sides.running, peer: sides.plain }, (m) => m.rps);
+          rows.push(
+            {
+              scenario: `experiment running, ${connections} connection(s)`,
+              engine,
+              measure: medianMeasure(sides.running),
+              peer: 'no experiment',
+              ratio,
+              target: `≥ ${OF_PLAIN} of the throughput without`,
+              met: ratio.median >= OF_PLAIN,
+            },
+            {
+              scenario: `no experiment, ${connections} connection(s)`,
+              engine,
+              measure: medianMeasure(sides.plain),
+            },
+          );
+          figures.push({
+            figure: `throughput with an experiment, share of without, ${connections} connection(s)`,
+            value: formatRatio(ratio),
+            target: `≥ ${OF_PLAIN}`,
+            met: ratio.median >= OF_PLAIN,
+          });
+        }
+        return [
+          `## Query endpoint with an experiment running (${engine})`,
+          '',
+          `Shopper queries through two profiles of one app over the same collection and studio (${RULES.toLocaleString('en')} live rules, ${engine}, key authentication, search logging off), one running an A/B experiment (two variants of weight 50, each shopper assigned from their \`user_id\`, variant b's params applied), the other none, against a real Solr 9.10.1 node (${BENCH_CATALOG_SIZE.toLocaleString('en')} products of the sample catalog). Both sides get the same queries from the same ${SHOPPERS.toLocaleString('en')} shopper ids; after a warm-up, ${ROUNDS} rounds of ${SECONDS} s per connection count, each round starting with the next side. The variant's params leave Solr's work unchanged, so the ratio is the cost of assignment (a SHA-256 per query), the variant's params and the answer's and signal's extra fields.`,
+          '',
+          comparisonTable(rows),
+          '',
+          targetTable(figures),
+        ].join('\n');
+      } finally {
+        await service.stop();
+      }
+    } finally {
+      await store.remove();
+    }
+  },
+};
