@@ -18,6 +18,7 @@ import {
   type ConsoleService,
   type EchoingSolr,
   launchChromium,
+  MERCHANDISER,
   seed,
   signIn,
   startConsoleService,
@@ -152,10 +153,26 @@ test('an experiment set up, started, followed and its winner promoted, in the co
   );
 
   const view = page.getByRole('region', { name: 'Experiment popular-first' });
-  await t.test('started: shoppers are split, B’s searches get its parameter', async () => {
+  await t.test('changed while stopped, then started: its settings are no longer offered', async () => {
+    await view.getByRole('button', { name: 'Change settings' }).click();
+    const form = page.getByRole('form', { name: 'Change the experiment popular-first' });
+    assert.equal(await form.getByLabel('Experiment name').getAttribute('readonly'), '', 'the name stays');
+    await form.getByLabel('What it tests').fill('Do popular kettles first get more clicks?');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await view.getByText('Do popular kettles first get more clicks?').waitFor();
+    const stored = (await service.admin('GET', '/api/apps/shop/experiments/popular-first')).body as {
+      description: string;
+      variants: { params: unknown[] }[];
+    };
+    assert.equal(stored.description, 'Do popular kettles first get more clicks?');
+    assert.equal(stored.variants[1]?.params.length, 1, 'the rest as it was');
+
     await view.getByRole('button', { name: 'Start' }).click();
     await view.getByText(/^Running since/).waitFor();
+    assert.equal(await view.getByRole('button', { name: 'Change settings' }).count(), 0);
+  });
 
+  await t.test('started: shoppers are split, B’s searches get its parameter', async () => {
     // 40 shoppers search once each; B's shoppers click 4 searches in 5, A's 1 in 5.
     const signals: unknown[] = [];
     const seen = { a: 0, b: 0 };
@@ -221,6 +238,18 @@ test('an experiment set up, started, followed and its winner promoted, in the co
       await assertAccessible(page, 'the Experiments page with results');
     },
   );
+
+  await t.test('a merchandiser follows it but is offered no change', async () => {
+    const other = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    t.after(() => other.close());
+    const merchandiser = await other.newPage();
+    await signIn(merchandiser, service.url, MERCHANDISER);
+    await merchandiser.goto(`${service.url}/console/experiments?app=shop&experiment=popular-first`);
+    const followed = merchandiser.getByRole('region', { name: 'Experiment popular-first' });
+    await followed.getByText(/^B gets more clicks than A; the difference is clear/).waitFor();
+    for (const name of ['New experiment', 'Stop', 'Delete popular-first', "Make B the profile's settings"])
+      assert.equal(await merchandiser.getByRole('button', { name }).count(), 0, `no ${name} button`);
+  });
 
   await t.test('at 390 px the page fits the window and passes axe', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
