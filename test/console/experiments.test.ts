@@ -296,4 +296,16 @@ test('an experiment set up, started, followed and its winner promoted, in the co
     assert.equal(after.variant, undefined, 'answers name no variant');
     assert.equal(after.params.sort, 'popularity desc', 'every shopper gets B');
   });
+
+  await t.test('deleting it, asked first, leaves the profile as promoted', async () => {
+    await page.getByRole('button', { name: 'Delete popular-first' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete the experiment popular-first?' });
+    await dialog.getByRole('button', { name: 'Delete experiment' }).click();
+    await page.getByText('No experiment in shop yet.').waitFor();
+    assert.equal((await service.admin('GET', '/api/apps/shop/experiments/popular-first')).status, 404);
+    const profile = (await service.admin('GET', '/api/apps/shop/query-profiles/web')).body as {
+      defaults: Record<string, unknown>;
+    };
+    assert.equal(profile.defaults.sort, 'popularity desc');
+  });
 });

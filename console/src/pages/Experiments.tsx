@@ -74,10 +74,12 @@ export default function ExperimentsPage({ session }: { session: Session }) {
     const { id, ...settings } = bodyOf(draft);
     try {
       if (before) {
+        const { description: _d, ...kept } = settingsOf(before);
+        // A description emptied in the form is left out, so it goes (a PUT replaces the settings).
         await dataOrThrow(
           api.PUT('/api/apps/{app}/experiments/{id}', {
             params: { path: { app, id } },
-            body: { ...settingsOf(before), ...settings, enabled: before.enabled },
+            body: { ...kept, ...settings, enabled: before.enabled },
           }),
         );
       } else {
