@@ -88,14 +88,14 @@ export class QueryService {
     const counted = caller === 'key';
     const rewrites = served.profile.rewrites !== false;
     if (!read.shopper.staging) {
-      const { shopper, ids, arm } = this.arm(served, read.shopper, read.ids);
+      const { shopper, arm } = this.arm(served, read.shopper, read.ids);
       const variant = arm?.variant;
       const evaluation = this.evaluation.evaluate(
         variant?.studio ?? served.profile.studio ?? '',
         this.context(served, shopper),
         rewrites && variant?.rewrites !== false,
       );
-      return this.send(this.prepared(app, served, shopper, evaluation, ids, counted, arm));
+      return this.send(this.prepared(app, served, shopper, evaluation, read.ids, counted, arm));
     }
     // A staging preview is an editor's look at the profile's own studio: no variant applies.
     const { shopper, ids } = read;
@@ -118,9 +118,9 @@ export class QueryService {
     served: ServedProfile,
     shopper: ShopperRequest,
     ids: ShopperIds,
-  ): { shopper: ShopperRequest; ids: ShopperIds; arm?: Arm } {
+  ): { shopper: ShopperRequest; arm?: Arm } {
     const experiment = served.experiment;
-    if (experiment === undefined || !runsAt(experiment, this.parts.now().getTime())) return { shopper, ids };
+    if (experiment === undefined || !runsAt(experiment, this.parts.now().getTime())) return { shopper };
     const name = experiment.uniqueIdParameter;
     const { userParam, sessionParam } = served.profile.signals;
     let unit: string | undefined;
@@ -132,11 +132,7 @@ export class QueryService {
       unit = shopper.params.find(([key]) => key === name)?.[1];
       if (params.length !== shopper.params.length) rest = { ...shopper, params };
     }
-    return {
-      shopper: rest,
-      ids,
-      arm: { experiment: experiment.id, variant: assign(experiment, unit), unit },
-    };
+    return { shopper: rest, arm: { experiment: experiment.id, variant: assign(experiment, unit), unit } };
   }
 
   // From memory: the node's copy of the profiles follows the database (query-parts).

@@ -126,6 +126,19 @@ for (const engine of engines) {
         { experiment: null, variant: null, unit_hash: null },
       );
 
+      // Stopped, no one is assigned; started again, the same shopper gets the same variant.
+      const { id: _id, ...settings } = EXPERIMENT;
+      const stop = await call(app, 'PUT', '/api/apps/shop/experiments/facets', {
+        ...settings,
+        enabled: false,
+      });
+      assert.equal(stop.status, 200, JSON.stringify(stop.body));
+      const stopped = await query(`q=kettle&user_id=${one}`);
+      assert.equal(stopped.fusion.variant, undefined);
+      assert.equal(stopped.responseHeader.params.fl, 'id');
+      assert.equal((await call(app, 'PUT', '/api/apps/shop/experiments/facets', settings)).status, 200);
+      assert.equal((await query(`q=kettle&user_id=${one}`)).fusion.variant, 'brands');
+
       const promoted = await call(app, 'POST', '/api/apps/shop/experiments/facets/promote', {
         variant: 'brands',
       });
@@ -220,6 +233,54 @@ for (const engine of engines) {
         assert.equal(fusion.rewrittenQuery, 'kettle');
       }
       assert.equal((await call(app, 'GET', '/api/apps/shop/experiments/studios')).body.running, false);
+    });
+
+    test('a uniqueIdParameter of its own is read, taken out of the parameters and hashed in the signal', async (t) => {
+      const { app, store } = await build(t, engine, { tuning: { searchLogFlushMs: 20 } });
+      const { key } = await shopOnTestSolr(app, solr, {
+        defaults: { rows: '3', fl: 'id', echoParams: 'all' },
+      });
+      const created = await call(app, 'POST', '/api/apps/shop/experiments', {
+        id: 'visitors',
+        uniqueIdParameter: 'visitor',
+        enabled: true,
+        variants: [
+          { id: 'a', weight: 1 },
+          { id: 'b', weight: 1 },
+        ],
+      });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const attached = await call(app, 'PUT', '/api/apps/shop/query-profiles/web', {
+        searchCluster: 'solr',
+        collection: solr.collection,
+        studio: 'studio1',
+        defaults: { rows: '3', fl: 'id', echoParams: 'all' },
+        experiment: 'visitors',
+      });
+      assert.equal(attached.status, 200, JSON.stringify(attached.body));
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/apps/shop/query/web?q=kettle&visitor=v-1&user_id=u-1',
+        headers: { authorization: `Bearer ${key}` },
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      const answer = response.json();
+      assert.ok(['a', 'b'].includes(answer.fusion.variant));
+      assert.equal(answer.responseHeader.params.visitor, undefined, 'never sent to Solr');
+      assert.deepEqual(answer.fusion.droppedParams, [], 'nor named among the dropped');
+      const row = await eventually(async () => {
+        const found = await store.db
+          .selectFrom('search_signal')
+          .selectAll()
+          .where('id', '=', answer.fusion.queryId)
+          .executeTakeFirst();
+        assert.ok(found, 'no response signal yet');
+        return found;
+      });
+      assert.deepEqual(
+        [row.experiment, row.variant, row.unit_hash, row.user_hash],
+        ['visitors', answer.fusion.variant, hasher.hash('v-1'), hasher.hash('u-1')],
+      );
     });
   });
 }
