@@ -107,7 +107,27 @@ export type ExperimentBody = Static<typeof ExperimentBody>;
 
 export const NewExperimentBody = Type.Object(
   { id: IdString, ...settings },
-  { additionalProperties: false, $id: 'NewExperimentBody' },
+  {
+    additionalProperties: false,
+    $id: 'NewExperimentBody',
+    examples: [
+      {
+        id: 'names-boost',
+        description: 'Boost names harder',
+        uniqueIdParameter: 'user_id',
+        variants: [
+          { id: 'control', name: 'A', weight: 50 },
+          {
+            id: 'names',
+            name: 'B',
+            weight: 50,
+            params: [{ key: 'qf', value: 'name^5 description', policy: 'replace' }],
+          },
+        ],
+        enabled: true,
+      },
+    ],
+  },
 );
 export type NewExperimentBody = Static<typeof NewExperimentBody>;
 

@@ -3123,6 +3123,33 @@ export interface components {
                 name?: string;
             }[];
         };
+        /**
+         * @example {
+         *       "id": "names-boost",
+         *       "description": "Boost names harder",
+         *       "uniqueIdParameter": "user_id",
+         *       "variants": [
+         *         {
+         *           "id": "control",
+         *           "name": "A",
+         *           "weight": 50
+         *         },
+         *         {
+         *           "id": "names",
+         *           "name": "B",
+         *           "weight": 50,
+         *           "params": [
+         *             {
+         *               "key": "qf",
+         *               "value": "name^5 description",
+         *               "policy": "replace"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "enabled": true
+         *     }
+         */
         NewExperimentBody: {
             id: string;
             description?: string;
