@@ -80,6 +80,64 @@ try {
     if ((top.body as { searches?: unknown[] }).searches?.length) break;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
+  // An experiment on the profile: B puts popular products first; its shoppers click more.
+  await service.admin('POST', '/api/apps/shop/experiments', {
+    id: 'popular-first',
+    description: 'Do shoppers click more when popular products come first?',
+    variants: [
+      { id: 'a', name: 'A', weight: 50 },
+      {
+        id: 'b',
+        name: 'B',
+        weight: 50,
+        params: [{ key: 'sort', value: 'popularity desc', policy: 'replace' }],
+      },
+    ],
+  });
+  const web = (await service.admin('GET', '/api/apps/shop/query-profiles/web')).body as Record<
+    string,
+    unknown
+  >;
+  const { id: _id, createdAt: _c, updatedAt: _u, ...webSettings } = web;
+  await service.admin('PUT', '/api/apps/shop/query-profiles/web', {
+    ...webSettings,
+    experiment: 'popular-first',
+  });
+  const experiment = (await service.admin('GET', '/api/apps/shop/experiments/popular-first')).body as Record<
+    string,
+    unknown
+  >;
+  const { id: _e, createdAt: _ec, updatedAt: _eu, running: _r, ...experimentSettings } = experiment;
+  await service.admin('PUT', '/api/apps/shop/experiments/popular-first', {
+    ...experimentSettings,
+    enabled: true,
+  });
+  const experimentSignals: unknown[] = [];
+  for (let i = 0; i < 80; i++) {
+    const answer = await fetch(`${service.url}/api/apps/shop/query/web?q=kettle&user_id=shopper-${i}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const queryId = answer.headers.get('x-fusion-query-id');
+    const body = (await answer.json()) as {
+      response: { docs: { id: string }[] };
+      fusion?: { variant?: string };
+    };
+    const docId = body.response.docs[0]?.id;
+    const clickEvery = body.fusion?.variant === 'b' ? 2 : 4;
+    if (docId && queryId && i % clickEvery === 0)
+      experimentSignals.push({ type: 'click', params: { query: 'kettle', docId, fusion_query_id: queryId } });
+  }
+  await fetch(`${service.url}/api/apps/shop/signals/products`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(experimentSignals),
+  });
+  for (let tries = 0; tries < 60; tries++) {
+    const metrics = await service.admin('GET', '/api/apps/shop/experiments/popular-first/metrics');
+    const counted = (metrics.body as { variants?: { searches: number }[] }).variants ?? [];
+    if (counted.reduce((sum, v) => sum + v.searches, 0) >= 80) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
   // Searches over the last day, for the chart: more in the evening than at night.
   const now = Date.now();
   await service.admin(
@@ -231,6 +289,16 @@ try {
           .waitFor();
         await page
           .getByRole('region', { name: 'Search “kettle”', exact: true })
+          .evaluate((section) => section.scrollIntoView({ block: 'start' }));
+      },
+    ],
+    [
+      'experiments',
+      '/experiments?app=shop&experiment=popular-first',
+      async () => {
+        await page.getByRole('list', { name: 'What the figures of popular-first say' }).waitFor();
+        await page
+          .getByRole('region', { name: 'Results of popular-first' })
           .evaluate((section) => section.scrollIntoView({ block: 'start' }));
       },
     ],

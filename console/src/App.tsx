@@ -19,6 +19,8 @@ import { Link, navigate, useLocation } from './router';
 const ObjectsPage = lazy(() => import('./pages/Objects'));
 // The analytics page carries the chart library and the date picker: it loads when opened.
 const AnalyticsPage = lazy(() => import('./pages/Analytics'));
+// The experiments page loads when opened, like the other pages that follow the shop's figures.
+const ExperimentsPage = lazy(() => import('./pages/Experiments'));
 // The typeahead page carries the chart library: it loads when opened.
 const TypeaheadPage = lazy(() => import('./pages/Typeahead').then((m) => ({ default: m.TypeaheadPage })));
 
@@ -40,6 +42,7 @@ const PAGES: PageEntry[] = [
     render: (s) => <RulesPage session={s} kind="rewrites" />,
   },
   { path: '/analytics', name: 'Analytics', render: () => <AnalyticsPage /> },
+  { path: '/experiments', name: 'Experiments', render: (s) => <ExperimentsPage session={s} /> },
   { path: '/studios', name: 'Studios', render: (s) => <StudiosPage session={s} /> },
   { path: '/typeahead', name: 'Typeahead', render: (s) => <TypeaheadPage session={s} /> },
   { path: '/objects', name: 'Objects', render: (s) => <ObjectsPage session={s} /> },

@@ -100,6 +100,8 @@ test('the shell: every page fits and is accessible at 1280 and 390 px', { skip }
       },
     ],
     ['query profiles', '/query-profiles?app=shop'],
+    ['experiments', '/experiments?app=shop'],
+    ['new experiment', '/experiments?app=shop&edit=new'],
     ['users', '/users'],
     ['API clients', '/api-clients?studio=shop'],
     ['history', '/history'],
