@@ -32,6 +32,13 @@ export const WIDE_LOOKBACK_MS = 48 * HOUR_MS;
 /** Raw signals kept by default (the signals write side prunes them); older hours are never rolled again. */
 export const RAW_RETENTION_DAYS = 30;
 const WATERMARK = 'signals_received';
+/**
+ * A scheduled run rolls an hour again only once this many times the length of its last roll
+ * has passed since that roll ended, so rolling takes at most a fifth of the node's time: each
+ * roll reads the hour's raw rows afresh, and a busy hour (hundreds of searches a second) takes
+ * seconds. A small shop's hours roll in milliseconds and are never held back.
+ */
+export const PACE = 4;
 
 export interface AnalyticsRollupOptions {
   readonly store: Store;
@@ -45,6 +52,8 @@ export interface AnalyticsRollupOptions {
   readonly rawRetentionDays?: number;
   /** Cron pattern (default ROLLUP_SCHEDULE). */
   readonly schedule?: string;
+  /** Milliseconds of a clock that only goes forward, for the pace (default performance.now). */
+  readonly monotonic?: () => number;
 }
 
 function keyOf(hour: ProfileHour): string {
@@ -62,6 +71,10 @@ export class AnalyticsRollup {
   /** Where this node's runs left off reading signals, and when it was last stored for the other nodes. */
   #watermark: number | undefined;
   #watermarkStored = 0;
+  /** When each hour's last roll ended and how long it took (ms), for the pace of scheduled runs. */
+  readonly #lastRolls = new Map<string, { endedAt: number; tookMs: number }>();
+  /** Hours a scheduled run found changed but held back for the pace: rolled by a later run. */
+  readonly #deferred = new Map<string, ProfileHour>();
 
   constructor(options: AnalyticsRollupOptions) {
     this.#options = options;
@@ -84,7 +97,7 @@ export class AnalyticsRollup {
       log: options.log,
       now: options.now,
       failureMessage: 'analytics rollup failed',
-      work: (now) => this.#serially(() => this.#rollChanged(now.getTime())),
+      work: (now) => this.#serially(() => this.#rollChanged(now.getTime(), true)),
     });
   }
 
@@ -122,8 +135,20 @@ export class AnalyticsRollup {
   }
 
   async #roll(hour: ProfileHour): Promise<void> {
+    const clock = this.#options.monotonic ?? performance.now.bind(performance);
+    const started = clock();
     await rollHour(this.#options.store, hour);
+    const endedAt = clock();
+    this.#lastRolls.set(keyOf(hour), { endedAt, tookMs: endedAt - started });
+    this.#deferred.delete(keyOf(hour));
     this.#hoursRolled.inc();
+  }
+
+  /** Whether a scheduled run holds this hour back: its last roll ended too short a while ago. */
+  #heldBack(hour: ProfileHour): boolean {
+    const last = this.#lastRolls.get(keyOf(hour));
+    const clock = this.#options.monotonic ?? performance.now.bind(performance);
+    return last !== undefined && clock() - last.endedAt < PACE * last.tookMs;
   }
 
   // Raw rows are pruned by their time, not by hour: the hour they are being pruned from (and
@@ -132,7 +157,7 @@ export class AnalyticsRollup {
     return hourOf(now - (this.#options.rawRetentionDays ?? RAW_RETENTION_DAYS) * DAY_MS) + HOUR_MS;
   }
 
-  async #rollChanged(now: number): Promise<void> {
+  async #rollChanged(now: number, paced = false): Promise<void> {
     const { store, log } = this.#options;
     const wide = this.#lastWideRun === undefined || now - this.#lastWideRun >= HOUR_MS;
     const oldest = this.#oldestRollableHour(now);
@@ -159,8 +184,13 @@ export class AnalyticsRollup {
       add(hour);
     const marks = await selectDirtyHours(store.db);
     for (const mark of marks) add(mark);
-    for (const hour of dirty.values()) await this.#roll(hour);
-    for (const mark of marks) await clearDirtyHour(store.db, mark, mark.markedAt);
+    for (const [key, hour] of this.#deferred) if (hour.hour >= oldest) dirty.set(key, hour);
+    for (const [key, hour] of dirty) {
+      if (paced && this.#heldBack(hour)) this.#deferred.set(key, hour);
+      else await this.#roll(hour);
+    }
+    for (const mark of marks)
+      if (!this.#deferred.has(keyOf(mark))) await clearDirtyHour(store.db, mark, mark.markedAt);
     this.#watermark = Math.max(now, watermark);
     // Stored once a minute, not on every run (on SQLite each write is a synchronous commit): a
     // node that takes the lease over reads signals again from a minute earlier, which only
@@ -171,6 +201,10 @@ export class AnalyticsRollup {
     }
     if (wide) {
       this.#lastWideRun = now;
+      for (const key of this.#lastRolls.keys()) {
+        const hour = Number(key.slice(key.lastIndexOf('\u0000') + 1));
+        if (hour < since) this.#lastRolls.delete(key);
+      }
       const pruned = await pruneRollups(store.db, now - this.#options.retentionDays * DAY_MS);
       if (pruned > 0) {
         this.#pruned.inc(pruned);
