@@ -40,6 +40,8 @@ export interface ResponseSignal {
 
 /** The stored row of a response signal: the shopper's id and session only as keyed hashes. */
 export function searchSignalRow(signal: ResponseSignal, hasher: ShopperHasher): SearchSignalTable {
+  const userHash = hasher.hash(signal.user);
+  const unit = signal.experiment?.unit;
   return {
     id: signal.queryId,
     app: signal.app,
@@ -53,12 +55,13 @@ export function searchSignalRow(signal: ResponseSignal, hasher: ShopperHasher): 
     doc_ids: JSON.stringify(signal.docIds),
     rule_ids: JSON.stringify(signal.ruleIds),
     segment: signal.segments.length === 0 ? null : signal.segments.join(','),
-    user_hash: hasher.hash(signal.user),
+    user_hash: userHash,
     session_hash: hasher.hash(signal.session),
     counted: signal.counted ? 1 : 0,
     experiment: signal.experiment?.id ?? null,
     variant: signal.experiment?.variant ?? null,
-    unit_hash: signal.experiment === undefined ? null : hasher.hash(signal.experiment.unit),
+    // By default the experiment's parameter is the shopper's id: one keyed hash serves both.
+    unit_hash: unit === undefined ? null : unit === signal.user ? userHash : hasher.hash(unit),
   };
 }
 
