@@ -5,6 +5,7 @@
 // when it is opened.
 import { useCallback, useEffect, useState } from 'react';
 import { api, dataOrThrow, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
+import { AppChoice } from '../components/AppChoice';
 import { useConfirm } from '../components/Confirm';
 import { Loading } from '../components/Loading';
 import { TableScroll } from '../components/TableScroll';
@@ -152,25 +153,13 @@ export default function ExperimentsPage({ session }: { session: Session }) {
         Try a change on part of the shop's shoppers before everyone gets it: each shopper is put in one group
         (a variant) and stays there, and the page compares how often each group clicks, buys or finds nothing.
       </p>
-      <form
-        className="filters"
-        aria-label="Choice of app"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const value = String(new FormData(event.currentTarget).get('app') ?? '').trim();
-          setQuery({ app: value, experiment: undefined, edit: undefined });
-        }}
+      <AppChoice
+        app={app}
+        apps={apps}
+        listId="experiment-apps"
+        show="Show experiments"
+        onChoose={(value) => setQuery({ app: value, experiment: undefined, edit: undefined })}
       >
-        <label>
-          App
-          <input name="app" defaultValue={app} placeholder="shop" key={app} list="experiment-apps" />
-        </label>
-        <datalist id="experiment-apps">
-          {apps.map((known) => (
-            <option key={known} value={known} />
-          ))}
-        </datalist>
-        <button type="submit">Show experiments</button>
         {editable && app && (
           <button
             type="button"
@@ -180,7 +169,7 @@ export default function ExperimentsPage({ session }: { session: Session }) {
             New experiment
           </button>
         )}
-      </form>
+      </AppChoice>
       {app === '' && (
         <p role="status">Name an app to see its experiments (they run on the app's query profiles).</p>
       )}

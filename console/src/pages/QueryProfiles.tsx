@@ -2,6 +2,7 @@
 // and the query workbench. The app, the chosen profile and the form shown are in the URL.
 import { useCallback, useEffect, useState } from 'react';
 import { api, dataOrThrow, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
+import { AppChoice } from '../components/AppChoice';
 import { useConfirm } from '../components/Confirm';
 import { Loading } from '../components/Loading';
 import { TableScroll } from '../components/TableScroll';
@@ -72,31 +73,19 @@ export function QueryProfilesPage({ session }: { session: Session }) {
   return (
     <>
       <h1>Query profiles</h1>
-      <form
-        className="filters"
-        aria-label="Choice of app"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const value = String(new FormData(event.currentTarget).get('app') ?? '').trim();
-          setQuery({ app: value, profile: undefined, edit: undefined });
-        }}
+      <AppChoice
+        app={app}
+        apps={apps}
+        listId="known-apps"
+        show="Show profiles"
+        onChoose={(value) => setQuery({ app: value, profile: undefined, edit: undefined })}
       >
-        <label>
-          App
-          <input name="app" defaultValue={app} placeholder="shop" key={app} list="known-apps" />
-        </label>
-        <datalist id="known-apps">
-          {apps.map((known) => (
-            <option key={known} value={known} />
-          ))}
-        </datalist>
-        <button type="submit">Show profiles</button>
         {editable && app && (
           <button type="button" className="primary" onClick={() => setQuery({ edit: 'new' })}>
             New profile
           </button>
         )}
-      </form>
+      </AppChoice>
       {app === '' && <p role="status">Name an app to see its query profiles (profiles live in an app).</p>}
       {app === '' && apps.length > 0 && (
         <nav aria-label="Apps">
