@@ -227,8 +227,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     await parts.rules.close();
     await parts.typeahead.stop();
-    parts.history.stop();
-    parts.analytics.stop();
+    await parts.history.stop();
+    await parts.analytics.stop();
     unwatchPool();
     await parts.evaluation.stop();
     await parts.query.close();

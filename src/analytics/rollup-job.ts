@@ -105,8 +105,9 @@ export class AnalyticsRollup {
     this.#job.start();
   }
 
-  stop(): void {
-    this.#job.stop();
+  /** Resolves once a run under way is done. */
+  stop(): Promise<void> {
+    return this.#job.stop();
   }
 
   /** One scheduled run now; false when another node holds the lease. */

@@ -45,8 +45,9 @@ export class HistoryRetention {
     this.#job.start();
   }
 
-  stop(): void {
-    this.#job.stop();
+  /** Resolves once a run under way is done. */
+  stop(): Promise<void> {
+    return this.#job.stop();
   }
 
   /** One run; false when another node holds the lease. */

@@ -33,6 +33,8 @@ export class ScheduledJob {
   readonly nodeId = randomUUID();
   readonly #options: ScheduledJobOptions;
   #cron: Cron | undefined;
+  /** Runs under way, scheduled or asked for: stop() waits for them before the store closes. */
+  readonly #running = new Set<Promise<boolean>>();
 
   constructor(options: ScheduledJobOptions) {
     this.#options = options;
@@ -46,9 +48,13 @@ export class ScheduledJob {
     });
   }
 
-  /** No more scheduled runs (a run under way finishes). */
-  stop(): void {
+  /**
+   * No more scheduled runs; resolves once the runs under way are done, so that the store they
+   * write to is closed after them, not under them.
+   */
+  async stop(): Promise<void> {
     this.#cron?.stop();
+    await Promise.allSettled([...this.#running]);
   }
 
   /** When the next scheduled run is due; undefined before start() and after stop(). */
@@ -58,7 +64,13 @@ export class ScheduledJob {
 
   /** One run now, if this node takes the lease; false when another node holds it. */
   runOnLease(): Promise<boolean> {
-    return this.#options.jobs.run(this.#options.name, () => this.#workOnLease());
+    const run = this.#options.jobs.run(this.#options.name, () => this.#workOnLease());
+    this.#running.add(run);
+    void run.then(
+      () => this.#running.delete(run),
+      () => this.#running.delete(run),
+    );
+    return run;
   }
 
   async #workOnLease(): Promise<boolean> {

@@ -42,7 +42,7 @@ export class SignalsParts {
 
   /** Writes everything still held: the pending response signals and the async writes. */
   async stop(): Promise<void> {
-    this.retention.stop();
+    await this.retention.stop();
     await Promise.allSettled([...this.#writing]);
     await this.searchSignals.stop();
   }

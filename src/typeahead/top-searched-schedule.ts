@@ -57,9 +57,10 @@ export class TopSearchedSchedule {
     this.#job.start();
   }
 
-  stop(): void {
+  /** Resolves once a run under way is done. */
+  stop(): Promise<void> {
     this.#stopped = true;
-    this.#job.stop();
+    return this.#job.stop();
   }
 
   /** Recomputes one instance's top-searched set now (no lease: it is idempotent). */

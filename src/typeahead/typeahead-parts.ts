@@ -85,7 +85,7 @@ export class TypeaheadParts {
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.topSearched.stop();
+    await this.topSearched.stop();
     await this.feed.stop();
     await this.#warming;
   }

@@ -48,7 +48,7 @@ async function twoNodes(
   const fresh = await freshStore(engine);
   const nodes: [Node, Node] = [node(fresh.store, work, schedule), node(fresh.openAnother(), work, schedule)];
   t.after(async () => {
-    for (const { scheduler } of nodes) scheduler.stop();
+    for (const { scheduler } of nodes) await scheduler.stop();
     await fresh.close();
   });
   return nodes;
@@ -126,8 +126,29 @@ for (const engine of engines) {
         sampleValue(await samples(one), 'searchdeck_job_runs_total', { ...job, outcome: 'failed' }) >= 1,
       );
 
-      one.scheduler.stop();
+      await one.scheduler.stop();
       assert.equal(one.scheduler.nextRun(), undefined, 'no run is due after stop()');
+    });
+
+    test('stop() waits for the run under way, so the store is closed after it, not under it', async (t) => {
+      let finish: () => void = () => {};
+      let started: () => void = () => {};
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const [one] = await twoNodes(t, engine, async () => {
+        started();
+        await new Promise<void>((resolve) => (finish = resolve));
+      });
+      const run = one.scheduler.runOnLease();
+      await running;
+      let stopped = false;
+      const stopping = one.scheduler.stop().then(() => (stopped = true));
+      // The stop waits on the run, whatever else the event loop does meanwhile.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      assert.equal(stopped, false, 'stop() resolved while the run was still under way');
+      finish();
+      assert.equal(await run, true);
+      await stopping;
+      assert.equal(stopped, true);
     });
   });
 }
