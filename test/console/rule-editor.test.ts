@@ -233,6 +233,32 @@ test('the Fires for hint tells a whole-query match from a contains match', { ski
   await hint.filter({ hasText: 'Fires for: “toaster”. Not for: “best toaster”.' }).waitFor();
 });
 
+test('a new rule, once saved, keeps what is typed next: the saved rule is not read back over it', {
+  skip,
+}, async (t) => {
+  const page = await editorPage(t);
+  // A read of a single rule is held, never answered: were the editor to read the rule it has just
+  // saved, the answer could land on the form after the typing below and undo it.
+  const held: string[] = [];
+  await page.route(/\/studios\/shop\/em-rules\/[^/?]+(\?|$)/, async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
+    held.push(route.request().url());
+  });
+  await page.goto(`${suite.service.url}/console/rules/new?studio=shop`);
+  await page.getByLabel('Name', { exact: true }).fill('Block Q1');
+  await page.getByLabel('Values (one a line)').fill('Q1');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('status').filter({ hasText: 'Saved Block Q1' }).waitFor();
+  await page.waitForURL(/\/console\/rules\/[0-9a-f-]{36}\?studio=shop$/);
+  await page.getByLabel('Name', { exact: true }).fill('Block Q1 and Q2');
+  assert.equal(held.length, 0, 'the rule just saved was read again');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('status').filter({ hasText: 'Saved Block Q1 and Q2' }).waitFor();
+  assert.equal(await page.getByLabel('Name', { exact: true }).inputValue(), 'Block Q1 and Q2');
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  assert.equal((await ruleNamed(page, 'Block Q1 and Q2')).name, 'Block Q1 and Q2');
+});
+
 test('an earlier version is restored from the Versions list, asked first', { skip }, async (t) => {
   const page = await editorPage(t);
   const headers = { 'x-csrf-token': await csrfTokenOf(page, suite.service.url) };

@@ -99,8 +99,13 @@ export function Editor({
   const form = useRef<HTMLFormElement>(null);
   const focused = useRef<string>(undefined);
 
+  // The entry the form last showed: a new rule, once saved, is not read again when the address
+  // turns to its id, which would put back what was saved over what was typed meanwhile.
+  const inForm = useRef<Entry>(undefined);
+
   /** The form shows `loaded` (as read, saved or restored). */
   const show = useCallback((loaded: Entry) => {
+    inForm.current = loaded;
     setRule(loaded);
     setType(loaded.type);
     setTexts(textsOf(loaded.type, kindFields(loaded)));
@@ -113,6 +118,8 @@ export function Editor({
 
   useEffect(() => {
     if (id === undefined) return;
+    const held = inForm.current;
+    if (held && (held.id === id || (isRule(held) && held.externalId === id))) return;
     getEntry(kind, studio, id)
       .then(show)
       .catch((e) => setError(errorOf(e)));
