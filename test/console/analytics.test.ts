@@ -13,7 +13,7 @@ import {
   assertAccessible,
   browserSkipReason,
   type ConsoleService,
-  launchChromium,
+  chromiumForFile,
   MERCHANDISER,
   seed,
   signIn,
@@ -26,6 +26,7 @@ const skip = browserSkipReason() ?? solrSkipReason();
 
 let service: ConsoleService;
 let browser: Browser;
+let releaseChromium = async () => {};
 let clicked = '';
 
 /** A shopper's query with the search-only key: the answer's query id and its first product. */
@@ -97,11 +98,11 @@ before(async () => {
     },
     { within: 20_000, every: 250, message: 'the clicks were not counted' },
   );
-  browser = await launchChromium();
+  ({ browser, release: releaseChromium } = await chromiumForFile());
 });
 
 after(async () => {
-  await browser?.close();
+  await releaseChromium();
   await service?.stop();
 });
 

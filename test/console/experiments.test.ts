@@ -16,8 +16,8 @@ import {
   assertAccessible,
   browserSkipReason,
   type ConsoleService,
+  chromiumForFile,
   type EchoingSolr,
-  launchChromium,
   MERCHANDISER,
   seed,
   signIn,
@@ -30,6 +30,7 @@ const skip = browserSkipReason();
 
 let service: ConsoleService;
 let browser: Browser;
+let releaseChromium = async () => {};
 let solr: EchoingSolr;
 let key = '';
 
@@ -51,11 +52,11 @@ before(async () => {
   const made = await service.admin('POST', '/api/apps/shop/query-profiles/web/keys');
   key = (made.body as { key: string }).key;
   assert.ok(key, JSON.stringify(made));
-  browser = await launchChromium();
+  ({ browser, release: releaseChromium } = await chromiumForFile());
 });
 
 after(async () => {
-  await browser?.close();
+  await releaseChromium();
   await service?.stop();
   await solr?.close();
 });

@@ -12,8 +12,8 @@ import {
   assertAccessible,
   browserSkipReason,
   type ConsoleService,
+  chromiumForFile,
   csrfTokenOf,
-  launchChromium,
   MERCHANDISER,
   seed,
   signIn,
@@ -25,6 +25,7 @@ const skip = browserSkipReason() ?? solrSkipReason();
 
 let service: ConsoleService;
 let browser: Browser;
+let releaseChromium = async () => {};
 
 before(async () => {
   if (skip) return;
@@ -57,11 +58,11 @@ before(async () => {
     const made = await service.admin('POST', path, body);
     assert.ok(made.status < 300, JSON.stringify(made));
   }
-  browser = await launchChromium();
+  ({ browser, release: releaseChromium } = await chromiumForFile());
 });
 
 after(async () => {
-  await browser?.close();
+  await releaseChromium();
   await service?.stop();
 });
 

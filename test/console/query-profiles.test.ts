@@ -13,9 +13,9 @@ import {
   assertAccessible,
   browserSkipReason,
   type ConsoleService,
+  chromiumForFile,
   csrfTokenOf,
   type EchoingSolr,
-  launchChromium,
   seed,
   signIn,
   startConsoleService,
@@ -28,6 +28,7 @@ const VIEWER = { username: 'vic', password: 'vic-password-1' };
 
 let service: ConsoleService;
 let browser: Browser;
+let releaseChromium = async () => {};
 let solr: EchoingSolr;
 
 before(async () => {
@@ -42,11 +43,11 @@ before(async () => {
     const made = await service.admin('POST', path, body);
     assert.ok(made.status < 300, JSON.stringify(made));
   }
-  browser = await launchChromium();
+  ({ browser, release: releaseChromium } = await chromiumForFile());
 });
 
 after(async () => {
-  await browser?.close();
+  await releaseChromium();
   await service?.stop();
   await solr?.close();
 });

@@ -11,6 +11,7 @@ import {
   assertAccessible,
   browserSkipReason,
   csrfTokenOf,
+  goWithin,
   seededConsole,
   signIn,
 } from '../helpers/console.js';
@@ -111,7 +112,7 @@ test('the shell: every page fits and is accessible at 1280 and 390 px', { skip }
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
     for (const [name, path, prepare] of pages) {
       await t.test(`${name} at ${width} px`, async () => {
-        await page.goto(`${suite.service.url}/console${path}`);
+        await goWithin(page, path);
         await loaded(page);
         await prepare?.(page);
         await assertFits(page, `${name} at ${width} px`);

@@ -18,7 +18,8 @@ after(() => {
 
 const basic = (password: string) => `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
 
-describe('the service process', () => {
+// Each test starts processes of its own on a data dir of its own: they run side by side.
+describe('the service process', { concurrency: true }, () => {
   test('prints a working generated password once, on the first start only', async () => {
     const dataDir = tempDataDir();
     const env = { SEARCHDECK_DATA_DIR: dataDir, SEARCHDECK_ADMIN_PASSWORD: '' };

@@ -51,7 +51,8 @@ function listening(server: Server): Promise<number> {
   );
 }
 
-describe('a start the machine refuses', () => {
+// Each start is a process of its own on a data dir of its own: they run side by side.
+describe('a start the machine refuses', { concurrency: true }, () => {
   test('names SEARCHDECK_PORT when the port is in use, before any password', async () => {
     const holder = createServer();
     const port = await listening(holder);

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { atLaneEnd, inLane } from './lane-runner.js';
 import { type ServiceProcess, startService } from './process.js';
 import { solrSkipReason, type TestSolr, testSolr } from './solr.js';
 
@@ -52,6 +53,32 @@ export function ensureConsoleBuilt(): void {
       stdio: 'inherit',
     },
   );
+}
+
+let laneChromium: Promise<Browser> | undefined;
+
+/**
+ * A Chromium for one file's tests. In a lane (whose files run one after another in one
+ * process) every file gets the same one, closed when the lane ends: a launch costs a second or
+ * two, and each test opens a context of its own anyway. A file run alone gets its own, closed by
+ * `release`.
+ */
+export async function chromiumForFile(): Promise<{ browser: Browser; release(): Promise<void> }> {
+  if (!inLane()) {
+    const browser = await launchChromium();
+    return { browser, release: () => browser.close() };
+  }
+  if (!laneChromium) {
+    laneChromium = launchChromium();
+    const launched = laneChromium;
+    atLaneEnd(async () => (await launched).close());
+  }
+  const browser = await laneChromium;
+  // Contexts a file left open are closed with it, so the next file starts with none.
+  return {
+    browser,
+    release: async () => Promise.all(browser.contexts().map((c) => c.close())).then(() => {}),
+  };
 }
 
 export function launchChromium(): Promise<Browser> {
@@ -150,14 +177,16 @@ export interface SeededConsole {
  */
 export function seededConsole(): SeededConsole {
   const state = { usersExist: false } as SeededConsole;
+  let release = async () => {};
   before(async () => {
     if (browserSkipReason()) return;
-    state.service = await startConsoleService();
+    let chromium: Awaited<ReturnType<typeof chromiumForFile>>;
+    [state.service, chromium] = await Promise.all([startConsoleService(), chromiumForFile()]);
+    ({ browser: state.browser, release } = chromium);
     state.usersExist = (await seed(state.service)).usersExist;
-    state.browser = await launchChromium();
   });
   after(async () => {
-    await state.browser?.close();
+    await release();
     await state.service?.stop();
   });
   return state;
@@ -178,13 +207,19 @@ export interface ConsoleBesideSolr {
  */
 export function freshConsoleBesideSolr(): ConsoleBesideSolr {
   const state = { skip: browserSkipReason() ?? solrSkipReason() } as ConsoleBesideSolr;
+  let release = async () => {};
   before(async () => {
     if (state.skip) return;
-    [state.service, state.solr] = await Promise.all([startConsoleService(), testSolr()]);
-    state.browser = await launchChromium();
+    let chromium: Awaited<ReturnType<typeof chromiumForFile>>;
+    [state.service, state.solr, chromium] = await Promise.all([
+      startConsoleService(),
+      testSolr(),
+      chromiumForFile(),
+    ]);
+    ({ browser: state.browser, release } = chromium);
   });
   after(async () => {
-    await state.browser?.close();
+    await release();
     await state.service?.stop();
   });
   return state;
@@ -194,7 +229,13 @@ const axeSource: string = createRequire(import.meta.url)('axe-core').source;
 
 /** axe-core on the page as it is now: no serious or critical violation. */
 export async function assertAccessible(page: Page, what: string): Promise<void> {
-  await page.addScriptTag({ content: axeSource });
+  // Once per document: a page the console's own links went on to keeps it.
+  if (await page.evaluate("typeof globalThis.axe === 'undefined'"))
+    await page.addScriptTag({ content: axeSource });
+  // A toast or dialog still fading in has the contrast of its first frames: let it arrive.
+  await page.evaluate(`Promise.all(document.getAnimations()
+    .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+    .map((a) => a.finished.catch(() => {})))`);
   const violations = await page.evaluate(async () => {
     const result = await (
       globalThis as unknown as {
@@ -205,6 +246,26 @@ export async function assertAccessible(page: Page, what: string): Promise<void> 
   });
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(bad, [], `${what}: ${JSON.stringify(bad)}`);
+}
+
+/**
+ * Goes to a console address (`/rules?studio=shop`) as the console's own links do, without
+ * loading the page again: quicker than `page.goto` where a test tours many pages.
+ */
+export async function goWithin(page: Page, path: string): Promise<void> {
+  const url = JSON.stringify(`/console${path}`);
+  // React renders what the event changed in a task it posts as a message: one message posted
+  // after it, and a frame, come once the new page is on the screen.
+  await page.evaluate(`(async () => {
+    history.pushState(null, '', ${url});
+    dispatchEvent(new PopStateEvent('popstate'));
+    await new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = resolve;
+      channel.port2.postMessage(0);
+    });
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+  })()`);
 }
 
 /** Signs in through the console's form and waits for the main navigation (shown or not). */

@@ -13,6 +13,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } f
 import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { solrSkipReason, testSolr } from './solr.js';
 import { removeStaleRuns, runDirectory } from './test-run.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -30,18 +31,30 @@ export function testFiles(): string[] {
         .filter((name) => name.endsWith('.test.ts'))
         .map((name) => join(root, 'test', dir.name, name)),
     );
+  // `TEST_ONLY=console/` runs the files whose path holds it, through the lanes as the suite does.
+  const only = process.env.TEST_ONLY;
+  if (only) files.splice(0, files.length, ...files.filter((file) => relative(root, file).includes(only)));
   const last = lastDurations();
   const cost = (file: string) => last.get(relative(root, file)) ?? statSync(file).size;
   return files.sort((a, b) => cost(b) - cost(a) || a.localeCompare(b));
 }
 
+/**
+ * Each file's duration in the last run here, else in a run recorded in the repository
+ * (`test/run/durations.json`, for a fresh clone such as CI's): without them the files would be
+ * claimed by size, and one long file claimed last keeps the other lane waiting for it.
+ */
 function lastDurations(): Map<string, number> {
-  try {
-    return new Map(Object.entries(JSON.parse(readFileSync(durationsFile, 'utf8')) as Record<string, number>));
-  } catch {
-    return new Map();
+  for (const file of [durationsFile, recordedDurationsFile]) {
+    try {
+      return new Map(Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>));
+    } catch {}
   }
+  return new Map();
 }
+
+/** Durations of a whole run, kept in the repository (`cp` the cache's file there to renew it). */
+const recordedDurationsFile = join(root, 'test', 'run', 'durations.json');
 
 /** The claims of this run: one file per claimed test file, in the run's shared directory. */
 function claimsDir(): string {
@@ -60,11 +73,56 @@ function claim(dir: string, file: string): boolean {
   }
 }
 
+// What files of a lane share and the lane closes once its last file is done (a browser, say).
+const laneEnd: (() => Promise<void>)[] = [];
+let running = false;
+
+/** Whether this process is a lane, whose files run one after another in it. */
+export function inLane(): boolean {
+  return running;
+}
+
+/** Runs `close` when the lane's last file is done; only for a lane (see `inLane`). */
+export function atLaneEnd(close: () => Promise<void>): void {
+  laneEnd.push(close);
+}
+
+/** Whether a test file talks to the run's SolrCloud, and so waits for it to start. */
+function needsSolr(file: string): boolean {
+  let needs = solrFiles.get(file);
+  if (needs === undefined) {
+    needs = /testSolr\(|BesideSolr\(/.test(readFileSync(file, 'utf8'));
+    solrFiles.set(file, needs);
+  }
+  return needs;
+}
+const solrFiles = new Map<string, boolean>();
+
+/**
+ * Whether the run's SolrCloud is up (or failed to start, which the files that need it report).
+ * It takes half a minute to start, so it starts with the lanes, in the background, and a lane
+ * takes files that do not need it meanwhile, unless only such files are left.
+ */
+function solrStarted(files: readonly string[]): () => boolean {
+  if (!files.some(needsSolr) || solrSkipReason()) return () => true;
+  let up = false;
+  testSolr().then(
+    () => (up = true),
+    () => (up = true),
+  );
+  return () => up;
+}
+
 /** Claims and runs test files until none is left. */
 export async function runLane(): Promise<void> {
+  running = true;
   removeStaleRuns();
   const dir = claimsDir();
-  for (const file of testFiles()) {
+  const pending = testFiles();
+  const solrUp = solrStarted(pending);
+  while (pending.length > 0) {
+    const next = solrUp() ? 0 : pending.findIndex((file) => !needsSolr(file));
+    const [file] = pending.splice(Math.max(next, 0), 1) as [string];
     if (!claim(dir, file)) continue;
     const limit = setTimeout(() => {
       console.error(`${relative(root, file)} ran past ${FILE_LIMIT_MS / 1000} s (or registered no test)`);
@@ -82,4 +140,5 @@ export async function runLane(): Promise<void> {
     await new Promise<void>((resolve) => after(() => resolve()));
     clearTimeout(limit);
   }
+  for (const close of laneEnd.splice(0)) await close();
 }
