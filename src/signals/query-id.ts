@@ -8,3 +8,12 @@ import { randomBytes } from 'node:crypto';
 export function newQueryId(): string {
   return randomBytes(16).toString('base64url');
 }
+
+/**
+ * `count` new ids of the same kind as `newQueryId`, drawn from the random source at once:
+ * for the signals of a batch that come without an id of their own.
+ */
+export function newQueryIds(count: number): string[] {
+  const bytes = randomBytes(16 * count);
+  return Array.from({ length: count }, (_, i) => bytes.toString('base64url', 16 * i, 16 * (i + 1)));
+}

@@ -70,7 +70,7 @@ export function signalsArea(parts: SignalsParts, query: QueryParts, userCheck: U
   return {
     name: 'signals',
     async public(root, ctx) {
-      const service = new SignalsService(parts, ctx.store.db, ctx.now, ctx.log);
+      const service = new SignalsService(parts, ctx.now, ctx.log);
       const served = query.served;
       await root.register(async (app: TypedApp) => {
         // Every answer, a refusal included, is readable by an allowed page.

@@ -1,0 +1,151 @@
+// The writes of posted signals, grouped across requests: the requests that arrive while one
+// write runs are stored together by the next, in one transaction (one commit, so one sync to
+// disk on SQLite) after one attribution read per kind of shopper key. Nothing waits for a
+// timer: a write starts at the next turn of the event loop after a request asks for it, so a
+// lone request is stored at once and busy ones share commits. Each request still learns the
+// fate of its own rows only: its promise settles when they are committed, and when a group
+// fails, its requests are written again one by one, so that a failure is answered to the
+// request whose rows caused it (a database that is down fails them all, each with its error).
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { inTransaction } from '../storage/transaction.js';
+import { completeSent, inferSearches, needsInference } from './attribution.js';
+import { insertSignals } from './repository.js';
+import type { SearchSignalBatch } from './search-signal-batch.js';
+import type { SignalMetrics } from './signal-metrics.js';
+import type { SignalTable } from './tables.js';
+
+/** Where signals are posted: an app and one of its collections. */
+export interface SignalsTarget {
+  readonly app: string;
+  readonly collection: string;
+}
+
+interface Request {
+  readonly target: SignalsTarget;
+  readonly rows: SignalTable[];
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+// Signals one write takes at most: a few full requests, so that one transaction (and, on
+// SQLite, the event loop it holds) stays short.
+const MAX_ROWS_PER_WRITE = 4000;
+
+export class SignalWriter {
+  #waiting: Request[] = [];
+  #scheduled = false;
+  #writing = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly searchSignals: SearchSignalBatch,
+    private readonly metrics: SignalMetrics,
+  ) {}
+
+  /**
+   * Stores the rows of one request, with the next write: resolves once they are committed,
+   * rejects with the error that kept them from it. Attribution fills their search columns.
+   */
+  write(target: SignalsTarget, rows: SignalTable[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ target, rows, resolve, reject });
+      this.#schedule();
+    });
+  }
+
+  /** How many requests wait for the next write. */
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
+  // At the next turn of the event loop, once the requests whose bodies were read with this
+  // one have asked too (on SQLite a write holds the event loop: none arrives during it).
+  #schedule(): void {
+    if (this.#scheduled || this.#writing) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      void this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    this.#writing = true;
+    try {
+      while (this.#waiting.length > 0) await this.#writeGroup(this.#takeGroup());
+    } finally {
+      this.#writing = false;
+    }
+  }
+
+  #takeGroup(): Request[] {
+    let rows = 0;
+    let taken = 0;
+    while (
+      taken < this.#waiting.length &&
+      (taken === 0 || rows + this.#waiting[taken]!.rows.length <= MAX_ROWS_PER_WRITE)
+    ) {
+      rows += this.#waiting[taken]!.rows.length;
+      taken++;
+    }
+    return this.#waiting.splice(0, taken);
+  }
+
+  async #writeGroup(group: readonly Request[]): Promise<void> {
+    try {
+      await this.#store(group);
+    } catch (error) {
+      if (group.length === 1) {
+        group[0]!.reject(error);
+        return;
+      }
+      // Whose rows failed: each request alone, so that the others are stored and answered.
+      for (const request of group) {
+        try {
+          await this.#store([request]);
+        } catch (own) {
+          request.reject(own);
+          continue;
+        }
+        request.resolve();
+      }
+      return;
+    }
+    for (const request of group) request.resolve();
+  }
+
+  /** Ties the requests' signals to their searches, then stores them all in one transaction. */
+  async #store(group: readonly Request[]): Promise<void> {
+    const rows = group.flatMap((request) => request.rows);
+    const lookups = rows.some((row) => needsInference(row) || row.attribution === 'sent');
+    // A search answered on this node a moment ago may still wait in the batch: written first,
+    // so the click finds it. (One answered on another node is written there within a second.)
+    if (lookups) await this.searchSignals.flush();
+    for (const [target, theirs] of byKey(group, (t) => `${t.app}\u0000${t.collection}`)) {
+      await inferSearches(this.db, target.app, target.collection, theirs);
+    }
+    for (const [target, theirs] of byKey(group, (t) => t.app)) {
+      await completeSent(this.db, target.app, theirs);
+    }
+    await inTransaction(this.db, (trx) => insertSignals(trx, rows));
+    for (const row of rows) {
+      if (row.doc_id !== null) this.metrics.attribution.inc({ attribution: row.attribution ?? 'none' });
+    }
+  }
+}
+
+/** The rows of the requests grouped by a key of their target, with one target of each group. */
+function byKey(
+  group: readonly Request[],
+  key: (target: SignalsTarget) => string,
+): Array<[SignalsTarget, SignalTable[]]> {
+  const groups = new Map<string, [SignalsTarget, SignalTable[]]>();
+  for (const request of group) {
+    const k = key(request.target);
+    const entry = groups.get(k);
+    if (entry) entry[1].push(...request.rows);
+    else groups.set(k, [request.target, [...request.rows]]);
+  }
+  return [...groups.values()];
+}
