@@ -34,7 +34,9 @@ const BATCH = 1000;
 const SENDERS = 4;
 const BATCHES = QUICK ? 8 : 100;
 const REQUESTS = QUICK ? 10 : 100;
-const PARTS = new Set((process.env.BENCH_SIGNALS_PARTS ?? 'answers,ingestion,rollup').split(',').map((p) => p.trim()));
+const PARTS = new Set(
+  (process.env.BENCH_SIGNALS_PARTS ?? 'answers,ingestion,rollup').split(',').map((p) => p.trim()),
+);
 const PASSWORD = 'bench-admin-password';
 const SECRET_KEY = Buffer.alloc(32, 5).toString('base64');
 const auth = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;

@@ -5,7 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type FieldError, ValidationError } from '../http/errors.js';
 import { termKey } from '../text/term-key.js';
-import { newQueryIds } from './query-id.js';
+import { newSignalIds } from './query-id.js';
 import type { Signal } from './schemas.js';
 import { typeLabel } from './signal-metrics.js';
 import type { SignalsTarget } from './signal-writer.js';
@@ -75,7 +75,10 @@ export class SignalsService {
   private rows({ app, collection }: SignalsTarget, signals: readonly Signal[]): SignalTable[] {
     const receivedAt = this.now().getTime();
     const errors: FieldError[] = [];
-    const ids = newQueryIds(signals.reduce((n, signal) => (signal.id === undefined ? n + 1 : n), 0));
+    const ids = newSignalIds(
+      signals.reduce((n, signal) => (signal.id === undefined ? n + 1 : n), 0),
+      receivedAt,
+    ).reverse();
     const rows = signals.map((signal, i) => {
       const at = signal.timestamp === undefined ? receivedAt : timestampMs(signal.timestamp);
       if (at === undefined)

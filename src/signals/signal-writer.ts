@@ -1,8 +1,10 @@
 // The writes of posted signals, grouped across requests: the requests that arrive while one
 // write runs are stored together by the next, in one transaction (one commit, so one sync to
-// disk on SQLite) after one attribution read per kind of shopper key. Nothing waits for a
-// timer: a write starts at the next turn of the event loop after a request asks for it, so a
-// lone request is stored at once and busy ones share commits. Each request still learns the
+// disk on SQLite) after one attribution read per kind of shopper key. A write starts at the
+// next turn of the event loop after a request asks for it, so a lone request is stored at once;
+// while other requests to the route are still being read and checked, it waits for them (at
+// most MAX_WAIT_MS), since on SQLite a write holds the event loop and none would arrive during
+// it: busy senders then share commits. Each request still learns the
 // fate of its own rows only: its promise settles when they are committed, and when a group
 // fails, its requests are written again one by one, so that a failure is answered to the
 // request whose rows caused it (a database that is down fails them all, each with its error).
@@ -24,9 +26,15 @@ export interface SignalsTarget {
 interface Request {
   readonly target: SignalsTarget;
   readonly rows: SignalTable[];
+  /** When it asked (performance.now()). */
+  readonly since: number;
   resolve(): void;
   reject(error: unknown): void;
 }
+
+// How long the waiting requests wait at most for those still being read: a few times the
+// reading and checking of a 1,000-signal body.
+const MAX_WAIT_MS = 10;
 
 // Signals one write takes at most: a few full requests, so that one transaction (and, on
 // SQLite, the event loop it holds) stays short.
@@ -34,7 +42,9 @@ const MAX_ROWS_PER_WRITE = 4000;
 
 export class SignalWriter {
   #waiting: Request[] = [];
+  #arriving = 0;
   #scheduled = false;
+  #timer: NodeJS.Timeout | undefined;
   #writing = false;
 
   constructor(
@@ -49,9 +59,25 @@ export class SignalWriter {
    */
   write(target: SignalsTarget, rows: SignalTable[]): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.#waiting.push({ target, rows, resolve, reject });
+      this.#waiting.push({ target, rows, since: performance.now(), resolve, reject });
       this.#schedule();
     });
+  }
+
+  /**
+   * Tells that a request to the route has come and is being read: writes wait for it (a
+   * little). The function answered says it is done (it asked to write, or was refused); calling
+   * it again does nothing.
+   */
+  arrive(): () => void {
+    this.#arriving++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.#arriving--;
+      if (this.#arriving === 0) this.#schedule();
+    };
   }
 
   /** How many requests wait for the next write. */
@@ -60,14 +86,29 @@ export class SignalWriter {
   }
 
   // At the next turn of the event loop, once the requests whose bodies were read with this
-  // one have asked too (on SQLite a write holds the event loop: none arrives during it).
+  // one have asked too; later while others are still being read, up to MAX_WAIT_MS.
   #schedule(): void {
-    if (this.#scheduled || this.#writing) return;
+    if (this.#scheduled || this.#writing || this.#waiting.length === 0) return;
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
-      void this.#drain();
+      this.#startOrWait();
     });
+  }
+
+  #startOrWait(): void {
+    if (this.#writing || this.#waiting.length === 0) return;
+    const waited = performance.now() - this.#waiting[0]!.since;
+    if (this.#arriving > 0 && waited < MAX_WAIT_MS) {
+      this.#timer ??= setTimeout(() => {
+        this.#timer = undefined;
+        this.#startOrWait();
+      }, MAX_WAIT_MS - waited);
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    void this.#drain();
   }
 
   async #drain(): Promise<void> {
@@ -77,6 +118,8 @@ export class SignalWriter {
     } finally {
       this.#writing = false;
     }
+    // Asked while the last group was being written, after the loop looked: written next.
+    this.#schedule();
   }
 
   #takeGroup(): Request[] {
@@ -129,6 +172,7 @@ export class SignalWriter {
       await completeSent(this.db, target.app, theirs);
     }
     await inTransaction(this.db, (trx) => insertSignals(trx, rows));
+    this.metrics.writes.inc();
     for (const row of rows) {
       if (row.doc_id !== null) this.metrics.attribution.inc({ attribution: row.attribution ?? 'none' });
     }
