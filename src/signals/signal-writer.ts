@@ -1,13 +1,13 @@
-// The writes of posted signals, grouped across requests: the requests that arrive while one
-// write runs are stored together by the next, in one transaction (one commit, so one sync to
-// disk on SQLite) after one attribution read per kind of shopper key. A write starts at the
-// next turn of the event loop after a request asks for it, so a lone request is stored at once;
-// while other requests to the route are still being read and checked, it waits for them (at
-// most MAX_WAIT_MS), since on SQLite a write holds the event loop and none would arrive during
-// it: busy senders then share commits. Each request still learns the
-// fate of its own rows only: its promise settles when they are committed, and when a group
-// fails, its requests are written again one by one, so that a failure is answered to the
-// request whose rows caused it (a database that is down fails them all, each with its error).
+// The writes of posted signals, grouped across requests: the requests that ask while a write
+// runs are stored together by the next, in one transaction (one commit, one sync to disk) after
+// one attribution read per kind of shopper key. A write starts at the next turn of the event
+// loop after a request asks, so a lone request is stored at once; while other requests to the
+// route are still being read and checked it waits for them, at most MAX_WAIT_MS (on SQLite a
+// write holds the event loop, so none would arrive during it): busy senders share commits.
+// Each request learns the fate of its own rows only: its promise settles once they are
+// committed, and when a group fails its requests are written again one by one, so that a
+// failure is answered to the request whose rows caused it (a database that is down fails them
+// all, each with its error).
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
@@ -35,6 +35,8 @@ interface Request {
 // How long the waiting requests wait at most for those still being read: a few times the
 // reading and checking of a 1,000-signal body.
 const MAX_WAIT_MS = 10;
+// Writes at once on an asynchronous driver.
+const MAX_CONCURRENT_WRITES = 2;
 
 // Signals one write takes at most: a few full requests, so that one transaction (and, on
 // SQLite, the event loop it holds) stays short.
@@ -45,13 +47,22 @@ export class SignalWriter {
   #arriving = 0;
   #scheduled = false;
   #timer: NodeJS.Timeout | undefined;
-  #writing = false;
+  #writes = 0;
+  readonly #maxWrites: number;
 
+  /**
+   * `synchronousDriver`: statements run on the event loop (SQLite), so one write at a time.
+   * Otherwise (PostgreSQL) two may run at once, on two connections, so that the database works
+   * on one while this node reads the next requests and the other is committed.
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly searchSignals: SearchSignalBatch,
     private readonly metrics: SignalMetrics,
-  ) {}
+    synchronousDriver: boolean,
+  ) {
+    this.#maxWrites = synchronousDriver ? 1 : MAX_CONCURRENT_WRITES;
+  }
 
   /**
    * Stores the rows of one request, with the next write: resolves once they are committed,
@@ -88,7 +99,7 @@ export class SignalWriter {
   // At the next turn of the event loop, once the requests whose bodies were read with this
   // one have asked too; later while others are still being read, up to MAX_WAIT_MS.
   #schedule(): void {
-    if (this.#scheduled || this.#writing || this.#waiting.length === 0) return;
+    if (this.#scheduled || this.#writes >= this.#maxWrites || this.#waiting.length === 0) return;
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
@@ -97,7 +108,7 @@ export class SignalWriter {
   }
 
   #startOrWait(): void {
-    if (this.#writing || this.#waiting.length === 0) return;
+    if (this.#writes >= this.#maxWrites || this.#waiting.length === 0) return;
     const waited = performance.now() - this.#waiting[0]!.since;
     if (this.#arriving > 0 && waited < MAX_WAIT_MS) {
       this.#timer ??= setTimeout(() => {
@@ -112,11 +123,11 @@ export class SignalWriter {
   }
 
   async #drain(): Promise<void> {
-    this.#writing = true;
+    this.#writes++;
     try {
       while (this.#waiting.length > 0) await this.#writeGroup(this.#takeGroup());
     } finally {
-      this.#writing = false;
+      this.#writes--;
     }
     // Asked while the last group was being written, after the loop looked: written next.
     this.#schedule();

@@ -28,7 +28,12 @@ export class SignalsParts {
       this.hasher,
       ctx.tuning.searchLogFlushMs,
     );
-    this.writer = new SignalWriter(ctx.store.db, this.searchSignals, this.metrics);
+    this.writer = new SignalWriter(
+      ctx.store.db,
+      this.searchSignals,
+      this.metrics,
+      ctx.store.synchronousDriver,
+    );
     this.retention = signalsRetentionJob(ctx);
   }
 
