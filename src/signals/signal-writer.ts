@@ -6,11 +6,12 @@
 // write holds the event loop, so none would arrive during it): busy senders share commits.
 // Each request learns the fate of its own rows only: its promise settles once they are
 // committed, and when a group fails its requests are written again one by one, so that a
-// failure is answered to the request whose rows caused it (a database that is down fails them
-// all, each with its error).
+// failure is answered to the request whose rows caused it (a database that cannot work now
+// fails them all at once).
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
+import { databaseFailure } from '../storage/unavailable.js';
 import { completeSent, inferSearches, needsInference } from './attribution.js';
 import { insertSignals } from './repository.js';
 import type { SearchSignalBatch } from './search-signal-batch.js';
@@ -150,8 +151,10 @@ export class SignalWriter {
     try {
       await this.#store(group);
     } catch (error) {
-      if (group.length === 1) {
-        group[0]!.reject(error);
+      // A database that cannot work now fails every request alike: writing each again would
+      // only wait on it once more per request.
+      if (group.length === 1 || databaseFailure(error) !== undefined) {
+        for (const request of group) request.reject(error);
         return;
       }
       // Whose rows failed: each request alone, so that the others are stored and answered.
@@ -184,9 +187,13 @@ export class SignalWriter {
     }
     await inTransaction(this.db, (trx) => insertSignals(trx, rows));
     this.metrics.writes.inc();
+    const byAttribution = new Map<string, number>();
     for (const row of rows) {
-      if (row.doc_id !== null) this.metrics.attribution.inc({ attribution: row.attribution ?? 'none' });
+      if (row.doc_id === null) continue;
+      const attribution = row.attribution ?? 'none';
+      byAttribution.set(attribution, (byAttribution.get(attribution) ?? 0) + 1);
     }
+    for (const [attribution, count] of byAttribution) this.metrics.attribution.inc({ attribution }, count);
   }
 }
 
