@@ -64,7 +64,8 @@ export async function createBenchStore(engine: Engine, name: string): Promise<Be
       remove: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const database = `searchdeck_bench_${name.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}`;
+  // The process id keeps two runs at once on one server (two checkouts) from dropping each other's database.
+  const database = `searchdeck_bench_${name.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${process.pid}`;
   await onServer(async (client) => {
     await client.query(`drop database if exists ${database} with (force)`);
     await client.query(`create database ${database}`);

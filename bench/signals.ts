@@ -3,7 +3,8 @@
  * the same rows; every analytics answer over 30 days of rollups (1,000,000 searches a day by
  * default, seeded straight into the rollup tables); the event loop while one hour of raw rows
  * is rolled; and the disk a million raw signals take. `BENCH_QUICK=1` or
- * `BENCH_SIGNALS_PER_DAY=<searches>` make it small.
+ * `BENCH_SIGNALS_PER_DAY=<searches>` make it small; `BENCH_SIGNALS_PARTS=ingestion` (a comma
+ * list of `answers`, `ingestion`, `rollup`) runs only those parts.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pino from 'pino';
@@ -33,6 +34,9 @@ const BATCH = 1000;
 const SENDERS = 4;
 const BATCHES = QUICK ? 8 : 100;
 const REQUESTS = QUICK ? 10 : 100;
+const PARTS = new Set(
+  (process.env.BENCH_SIGNALS_PARTS ?? 'answers,ingestion,rollup').split(',').map((p) => p.trim()),
+);
 const PASSWORD = 'bench-admin-password';
 const SECRET_KEY = Buffer.alloc(32, 5).toString('base64');
 const auth = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
@@ -190,7 +194,8 @@ export const signalsBenchmark: Benchmark = {
     const store = await createBenchStore(engine, 'signals');
     const writer = engine === 'sqlite' ? sqliteWriter(store.sqliteFile!) : postgresWriter(store.postgresUrl!);
     try {
-      const seeded = await seedRollups(writer, PER_DAY, DAYS, Date.now());
+      // The rollups only the answers read; the rollup part seeds its own raw hour.
+      const seeded = PARTS.has('answers') ? await seedRollups(writer, PER_DAY, DAYS, Date.now()) : 0;
       await store.analyze();
       const service = await startService({
         ...store.env,
@@ -206,11 +211,18 @@ export const signalsBenchmark: Benchmark = {
           const response = await call(`${service.url}${path}`, 'PUT', body);
           if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
         }
-        served = [await answers(service.url), await ingestion(service.url, writer)];
+        served = [
+          PARTS.has('answers') ? await answers(service.url) : 'Answers: not run (`BENCH_SIGNALS_PARTS`).',
+          PARTS.has('ingestion')
+            ? await ingestion(service.url, writer)
+            : 'Ingestion: not run (`BENCH_SIGNALS_PARTS`).',
+        ];
       } finally {
         await service.stop();
       }
-      const rolled = await rollup(store.env, writer);
+      const rolled = PARTS.has('rollup')
+        ? await rollup(store.env, writer)
+        : 'Rollup: not run (`BENCH_SIGNALS_PARTS`).';
       return [
         `### Signals and analytics (${engine})`,
         `${fmt(PER_DAY, 0)} searches a day over ${DAYS} days, as ${fmt(seeded, 0)} rollup rows seeded straight into the tables; ${REQUESTS} requests per answer, one at a time.`,

@@ -4,7 +4,12 @@
 // the 30 minutes before it ('inferred'); otherwise it stays unattributed.
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import { type ShopperKey, selectSearchSignals, selectShopperSearches } from './repository.js';
+import {
+  type ShopperColumn,
+  type ShopperSearch,
+  selectSearchSignals,
+  selectShoppersSearches,
+} from './repository.js';
 import type { SignalTable } from './tables.js';
 
 /** How far back a signal looks for the search that showed its document. */
@@ -16,8 +21,10 @@ export const ATTRIBUTION_WINDOW_MS = 30 * 60_000;
 export const CLOCK_SKEW_MS = 60_000;
 // A shopper's searches read at most, per batch of their signals: several pages an hour.
 const MAX_SEARCHES = 500;
+// Shoppers whose searches one statement reads: far below either engine's bound on parameters.
+const SHOPPERS_PER_READ = 1000;
 
-function shopperOf(row: SignalTable): ShopperKey | undefined {
+function shopperOf(row: SignalTable): { column: ShopperColumn; hash: string } | undefined {
   if (row.user_hash !== null) return { column: 'user_hash', hash: row.user_hash };
   if (row.session_hash !== null) return { column: 'session_hash', hash: row.session_hash };
   return undefined;
@@ -30,7 +37,10 @@ export function needsInference(row: SignalTable): boolean {
 
 /**
  * Sets `query_id`, `attribution` (and the query and position when the signal lacks them) of
- * the rows that need inference, from the searches stored. One read per shopper of the batch.
+ * the rows that need inference, from the searches stored. One read per kind of shopper key
+ * (ids, sessions) and 1,000 shoppers, whatever the number of signals: the searches of every
+ * shopper of the rows between the earliest signal's window and the latest's, at most
+ * `MAX_SEARCHES` newest per shopper.
  */
 export async function inferSearches(
   db: Kysely<Database>,
@@ -38,38 +48,71 @@ export async function inferSearches(
   collection: string,
   rows: readonly SignalTable[],
 ): Promise<void> {
-  const byShopper = new Map<string, { shopper: ShopperKey; rows: SignalTable[] }>();
+  const wanting = {
+    user_hash: new Map<string, SignalTable[]>(),
+    session_hash: new Map<string, SignalTable[]>(),
+  };
+  let earliest = Number.POSITIVE_INFINITY;
+  let latest = Number.NEGATIVE_INFINITY;
   for (const row of rows) {
     if (!needsInference(row)) continue;
-    const shopper = shopperOf(row)!;
-    const key = `${shopper.column}:${shopper.hash}`;
-    const group = byShopper.get(key) ?? { shopper, rows: [] };
-    group.rows.push(row);
-    byShopper.set(key, group);
+    const { column, hash } = shopperOf(row)!;
+    const theirs = wanting[column].get(hash);
+    if (theirs) theirs.push(row);
+    else wanting[column].set(hash, [row]);
+    earliest = Math.min(earliest, row.at);
+    latest = Math.max(latest, row.at);
   }
-  for (const { shopper, rows: theirs } of byShopper.values()) {
-    const from = Math.min(...theirs.map((row) => row.at)) - ATTRIBUTION_WINDOW_MS;
-    const to = Math.max(...theirs.map((row) => row.at)) + CLOCK_SKEW_MS;
-    const searches = (await selectShopperSearches(db, app, collection, shopper, from, to, MAX_SEARCHES)).map(
-      (search) => ({ ...search, ids: JSON.parse(search.doc_ids) as string[] }),
-    );
-    for (const row of theirs) {
-      // Newest first: the last search before the signal that showed its document.
-      const search = searches.find(
-        (s) =>
-          s.at <= row.at + CLOCK_SKEW_MS &&
-          s.at >= row.at - ATTRIBUTION_WINDOW_MS &&
-          s.ids.includes(row.doc_id!),
+  const from = earliest - ATTRIBUTION_WINDOW_MS;
+  const to = latest + CLOCK_SKEW_MS;
+  for (const column of ['user_hash', 'session_hash'] as const) {
+    const byShopper = wanting[column];
+    const hashes = [...byShopper.keys()];
+    for (let i = 0; i < hashes.length; i += SHOPPERS_PER_READ) {
+      const searches = await selectShoppersSearches(
+        db,
+        app,
+        collection,
+        column,
+        hashes.slice(i, i + SHOPPERS_PER_READ),
+        from,
+        to,
+        MAX_SEARCHES,
       );
-      if (!search) continue;
-      row.query_id = search.id;
-      row.attribution = 'inferred';
-      if (row.query === null) {
-        row.query = search.query;
-        row.query_key = search.query_key;
+      // Newest first, per shopper.
+      const found = new Map<string, Array<{ search: ShopperSearch; ids: string[] }>>();
+      for (const search of searches) {
+        const entry = { search, ids: JSON.parse(search.doc_ids) as string[] };
+        const theirs = found.get(search.shopper);
+        if (theirs) theirs.push(entry);
+        else found.set(search.shopper, [entry]);
       }
-      row.position ??= search.ids.indexOf(row.doc_id!) + 1;
+      for (const [hash, theirs] of found) attribute(byShopper.get(hash) ?? [], theirs);
     }
+  }
+}
+
+/** Gives each signal the last of the shopper's searches (newest first) before it that showed its document. */
+function attribute(
+  rows: readonly SignalTable[],
+  searches: ReadonlyArray<{ search: ShopperSearch; ids: string[] }>,
+) {
+  for (const row of rows) {
+    const match = searches.find(
+      ({ search, ids }) =>
+        search.at <= row.at + CLOCK_SKEW_MS &&
+        search.at >= row.at - ATTRIBUTION_WINDOW_MS &&
+        ids.includes(row.doc_id!),
+    );
+    if (!match) continue;
+    const { search, ids } = match;
+    row.query_id = search.id;
+    row.attribution = 'inferred';
+    if (row.query === null) {
+      row.query = search.query;
+      row.query_key = search.query_key;
+    }
+    row.position ??= ids.indexOf(row.doc_id!) + 1;
   }
 }
 

@@ -70,8 +70,10 @@ export function signalsArea(parts: SignalsParts, query: QueryParts, userCheck: U
   return {
     name: 'signals',
     async public(root, ctx) {
-      const service = new SignalsService(parts, ctx.store.db, ctx.now, ctx.log);
+      const service = new SignalsService(parts, ctx.now, ctx.log);
       const served = query.served;
+      // The requests being read and checked, which the writer waits for (signal-writer.ts).
+      const arriving = new WeakMap<FastifyRequest, () => void>();
       await root.register(async (app: TypedApp) => {
         // Every answer, a refusal included, is readable by an allowed page.
         app.addHook('onRequest', async (request, reply) => {
@@ -105,6 +107,15 @@ export function signalsArea(parts: SignalsParts, query: QueryParts, userCheck: U
                 ...Object.fromEntries([400, 401, 403].map((status) => [status, sharedRef(ErrorBodySchema)])),
               },
             },
+            onRequest: async (request) => {
+              arriving.set(request, parts.writer.arrive());
+            },
+            onResponse: async (request) => {
+              arriving.get(request)?.();
+            },
+            onRequestAbort: async (request) => {
+              arriving.get(request)?.();
+            },
             // Before the body is checked: a request without a valid credential learns nothing of it.
             preValidation: mayPost(served, userCheck),
             onError: async (request, _reply, error) => {
@@ -116,6 +127,7 @@ export function signalsArea(parts: SignalsParts, query: QueryParts, userCheck: U
             },
           },
           async (request) => {
+            arriving.get(request)?.();
             const accepted = await service.post(request.params, request.body, { async: request.query.async });
             return { accepted };
           },

@@ -3,15 +3,12 @@
 // are kept only as keyed hashes and IP addresses never, each signal is tied to its search,
 // and a signal whose id is stored already is not stored again.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import { type FieldError, ValidationError } from '../http/errors.js';
-import type { Database } from '../storage/schema.js';
 import { termKey } from '../text/term-key.js';
-import { completeSent, inferSearches, needsInference } from './attribution.js';
-import { newQueryId } from './query-id.js';
-import { insertSignals } from './repository.js';
+import { newSignalIds } from './query-id.js';
 import type { Signal } from './schemas.js';
 import { typeLabel } from './signal-metrics.js';
+import type { SignalsTarget } from './signal-writer.js';
 import type { SignalsParts } from './signals-parts.js';
 import type { SignalTable } from './tables.js';
 import { timestampMs } from './timestamps.js';
@@ -38,16 +35,9 @@ const NOT_KEPT_AS_SENT = new Set([
 // Errors named in one answer at most: enough to fix a batch, short enough to read.
 const MAX_ERRORS = 20;
 
-/** Where signals are posted: an app and one of its collections. */
-export interface SignalsTarget {
-  readonly app: string;
-  readonly collection: string;
-}
-
 export class SignalsService {
   constructor(
     private readonly parts: SignalsParts,
-    private readonly db: Kysely<Database>,
     private readonly now: () => Date,
     private readonly log: FastifyBaseLogger,
   ) {}
@@ -62,7 +52,8 @@ export class SignalsService {
     options: { async: boolean },
   ): Promise<number> {
     const rows = this.rows(target, signals);
-    const writing = this.write(target, rows);
+    // Written with the other requests' signals that arrive meanwhile (signal-writer.ts).
+    const writing = this.parts.writer.write(target, rows);
     if (options.async) {
       this.parts.track(
         writing.catch((error) => {
@@ -74,7 +65,9 @@ export class SignalsService {
         }),
       );
     } else await writing;
-    for (const row of rows) this.parts.metrics.accepted.inc({ type: typeLabel(row.type) });
+    const byType = new Map<string, number>();
+    for (const row of rows) byType.set(typeLabel(row.type), (byType.get(typeLabel(row.type)) ?? 0) + 1);
+    for (const [type, count] of byType) this.parts.metrics.accepted.inc({ type }, count);
     return rows.length;
   }
 
@@ -82,6 +75,10 @@ export class SignalsService {
   private rows({ app, collection }: SignalsTarget, signals: readonly Signal[]): SignalTable[] {
     const receivedAt = this.now().getTime();
     const errors: FieldError[] = [];
+    const ids = newSignalIds(
+      signals.reduce((n, signal) => (signal.id === undefined ? n + 1 : n), 0),
+      receivedAt,
+    ).reverse();
     const rows = signals.map((signal, i) => {
       const at = signal.timestamp === undefined ? receivedAt : timestampMs(signal.timestamp);
       if (at === undefined)
@@ -89,20 +86,29 @@ export class SignalsService {
           field: `[${i}].timestamp`,
           message: `[${i}].timestamp must be an ISO 8601 date-time or epoch milliseconds`,
         });
-      return this.row(app, collection, signal, at ?? receivedAt, receivedAt);
+      const id = signal.id ?? ids.pop()!;
+      return this.row(app, collection, signal, id, at ?? receivedAt, receivedAt);
     });
     if (errors.length > 0) throw new ValidationError(errors.slice(0, MAX_ERRORS));
     return rows;
   }
 
-  private row(app: string, collection: string, signal: Signal, at: number, receivedAt: number): SignalTable {
+  private row(
+    app: string,
+    collection: string,
+    signal: Signal,
+    id: string,
+    at: number,
+    receivedAt: number,
+  ): SignalTable {
     const { params } = signal;
     const { hasher } = this.parts;
-    const kept = Object.fromEntries(Object.entries(params).filter(([name]) => !NOT_KEPT_AS_SENT.has(name)));
+    const kept: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(params)) if (!NOT_KEPT_AS_SENT.has(name)) kept[name] = value;
     const query = params.query ?? null;
     return {
       // Ids are the shop's, unique within its app and collection: another app's equal id is another signal.
-      id: `${app}/${collection}/${signal.id ?? newQueryId()}`,
+      id: `${app}/${collection}/${id}`,
       app,
       collection,
       type: signal.type,
@@ -120,19 +126,5 @@ export class SignalsService {
       session_hash: hasher.hash(params.session),
       params: JSON.stringify(kept),
     };
-  }
-
-  /** Ties the signals to their searches, then stores them; a stored id is left as it is. */
-  private async write(target: SignalsTarget, rows: SignalTable[]): Promise<void> {
-    const lookups = rows.some((row) => needsInference(row) || row.attribution === 'sent');
-    // A search answered on this node a moment ago may still wait in the batch: written first,
-    // so the click finds it. (One answered on another node is written there within a second.)
-    if (lookups) await this.parts.searchSignals.flush();
-    await inferSearches(this.db, target.app, target.collection, rows);
-    await completeSent(this.db, target.app, rows);
-    await insertSignals(this.db, rows);
-    for (const row of rows) {
-      if (row.doc_id !== null) this.parts.metrics.attribution.inc({ attribution: row.attribution ?? 'none' });
-    }
   }
 }

@@ -8,12 +8,13 @@ export function typeLabel(type: string): string {
   return KNOWN_TYPES.has(type) ? type : 'custom';
 }
 
-/** The signals' series: posted signals accepted and refused, their attribution, response signals written. */
+/** The signals' series: posted signals accepted and refused, their attribution and writes, response signals written. */
 export class SignalMetrics {
   readonly accepted: Counter<'type'>;
   readonly rejected: Counter<'reason'>;
   readonly attribution: Counter<'attribution'>;
   readonly searchSignals: Counter<'outcome'>;
+  readonly writes: Counter;
 
   constructor(registry: Registry) {
     this.accepted = new Counter({
@@ -32,6 +33,11 @@ export class SignalMetrics {
       name: 'searchdeck_signals_attribution_total',
       help: 'Accepted signals naming a document, by how they were tied to a search (sent, inferred, none)',
       labelNames: ['attribution'],
+      registers: [registry],
+    });
+    this.writes = new Counter({
+      name: 'searchdeck_signals_writes_total',
+      help: 'Transactions that stored posted signals: the requests that arrive together share one',
       registers: [registry],
     });
     this.searchSignals = new Counter({

@@ -1,5 +1,5 @@
 // The state of the signals on one node: the batch of response signals the query path fills,
-// the shopper-hash key, the metrics, the retention job and the posted signals still being
+// the writer that groups the posted signals of concurrent requests, the shopper-hash key, the metrics, the retention job and the posted signals still being
 // written after an `async=true` answer. Built in buildApp, stopped with the app. Nothing here
 // is needed by another node: every signal is in the database once written.
 import type { AppContext } from '../http/area.js';
@@ -8,11 +8,13 @@ import { signalsRetentionJob } from './retention.js';
 import { SearchSignalBatch } from './search-signal-batch.js';
 import { ShopperHasher } from './shopper-hash.js';
 import { SignalMetrics } from './signal-metrics.js';
+import { SignalWriter } from './signal-writer.js';
 
 export class SignalsParts {
   readonly metrics: SignalMetrics;
   readonly hasher: ShopperHasher;
   readonly searchSignals: SearchSignalBatch;
+  readonly writer: SignalWriter;
   readonly retention: ScheduledJob;
   readonly #writing = new Set<Promise<void>>();
 
@@ -25,6 +27,12 @@ export class SignalsParts {
       this.metrics,
       this.hasher,
       ctx.tuning.searchLogFlushMs,
+    );
+    this.writer = new SignalWriter(
+      ctx.store.db,
+      this.searchSignals,
+      this.metrics,
+      ctx.store.synchronousDriver,
     );
     this.retention = signalsRetentionJob(ctx);
   }

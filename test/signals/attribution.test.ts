@@ -128,6 +128,44 @@ for (const engine of engines) {
       assert.equal(stored.query_id, 'last');
     });
 
+    test("one read serves every shopper of a batch: a shopper's many searches do not hide another's", async (t) => {
+      const { app, store } = await build(t, engine);
+      const busy = hasher.hash('busy');
+      // 600 searches of one shopper, more than the 500 read per shopper: the oldest shows P1.
+      for (let i = 0; i < 600; i++) {
+        app.parts.signals.searchSignals.addRow(
+          searchSignal({
+            id: `busy-${i}`,
+            at: T + i * 1000,
+            user_hash: busy,
+            doc_ids: JSON.stringify([i === 0 ? 'P1' : 'P9']),
+          }),
+        );
+      }
+      app.parts.signals.searchSignals.addRow(
+        searchSignal({
+          id: 'quiet',
+          at: T,
+          user_hash: hasher.hash('quiet'),
+          doc_ids: JSON.stringify(['P1']),
+        }),
+      );
+      const at = T + 601 * 1000;
+      const answer = await postSignals(
+        app,
+        [
+          { id: 'q', type: 'click', timestamp: at, params: { docId: 'P1', user_id: 'quiet' } },
+          { id: 'b', type: 'click', timestamp: at, params: { docId: 'P9', user_id: 'busy' } },
+        ],
+        { authorization: adminAuth },
+      );
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const rows = Object.fromEntries(
+        (await storedSignals(store.db)).map((row) => [row.id.split('/')[2], row.query_id]),
+      );
+      assert.deepEqual(rows, { b: 'busy-599', q: 'quiet' });
+    });
+
     test("a node finds the searches another node answered once that node's batch is written", async (t) => {
       const nodes = await buildNodes(t, engine, 2);
       const [one, two] = nodes.map((node) => node.app);
