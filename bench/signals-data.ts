@@ -3,6 +3,7 @@
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { COUNT_COLUMNS } from '../src/analytics/tables.js';
+import { SIGNAL_COLUMNS } from '../src/signals/repository.js';
 import { seededRandom } from './lib.js';
 
 export const APP = 'bench';
@@ -91,25 +92,7 @@ export function postgresWriter(url: string): Writer {
   };
 }
 
-export const SIGNAL_COLUMNS = [
-  'id',
-  'app',
-  'collection',
-  'type',
-  'at',
-  'received_at',
-  'doc_id',
-  'query',
-  'query_key',
-  'query_id',
-  'attribution',
-  'position',
-  'price',
-  'quantity',
-  'user_hash',
-  'session_hash',
-  'params',
-];
+export { SIGNAL_COLUMNS };
 
 /** A batch of click, cart and purchase signals as posted, and as raw rows. */
 export function signalBatch(random: () => number, batch: number, size: number, now: number) {

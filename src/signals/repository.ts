@@ -28,7 +28,8 @@ export async function insertSearchSignals(
 // per connection.
 const SIGNAL_CHUNKS = [500, 100, 20, 5, 1];
 const signalInserts = new PreparedQueries<never>('signal_insert');
-const SIGNAL_COLUMNS = [
+/** The columns a posted signal is stored in, in the order its inserts bind them. */
+export const SIGNAL_COLUMNS = [
   'id',
   'app',
   'collection',

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import type { SignalTable } from '../../src/signals/tables.js';
 import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
 import { parseExposition, sampleValue } from '../operations/exposition.js';
-import { hasher, postSignals, searchSignal, storedSignals } from './helpers.js';
+import { clickRow, hasher, postSignals, searchSignal, storedSignals } from './helpers.js';
 
 const T = Date.parse('2026-11-28T08:00:00.000Z');
 const MIN = 60_000;
@@ -61,25 +61,7 @@ for (const engine of engines) {
     test('a write that fails for one request fails that request only; the others of its group are stored', async (t) => {
       const { app, store } = await build(t, engine);
       // Rows no request can make (the body's schema requires a type): the database refuses them.
-      const broken: SignalTable = {
-        id: 'shop/products/broken',
-        app: 'shop',
-        collection: 'products',
-        type: null as unknown as string,
-        at: T,
-        received_at: T,
-        doc_id: 'P1',
-        query: null,
-        query_key: null,
-        query_id: null,
-        attribution: null,
-        position: null,
-        price: null,
-        quantity: null,
-        user_hash: null,
-        session_hash: null,
-        params: '{}',
-      };
+      const broken: SignalTable = { ...clickRow('shop/products/broken', T), type: null as unknown as string };
       const writer = app.parts.signals.writer;
       const [failed, good] = await Promise.allSettled([
         writer.write({ app: 'shop', collection: 'products' }, [broken]),

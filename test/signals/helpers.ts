@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ShopperHasher } from '../../src/signals/shopper-hash.js';
-import type { SearchSignalTable } from '../../src/signals/tables.js';
+import type { SearchSignalTable, SignalTable } from '../../src/signals/tables.js';
 import type { Database } from '../../src/storage/schema.js';
 import { call } from '../helpers/api.js';
 
@@ -93,4 +93,27 @@ export function searchSignal(
 /** Every posted signal stored, by id. */
 export async function storedSignals(db: Kysely<Database>) {
   return db.selectFrom('signal').selectAll().orderBy('id').execute();
+}
+
+/** A stored click of `P1` in shop/products at `at`, with nothing else known. */
+export function clickRow(id: string, at: number): SignalTable {
+  return {
+    id,
+    app: SHOP,
+    collection: 'products',
+    type: 'click',
+    at,
+    received_at: at,
+    doc_id: 'P1',
+    query: null,
+    query_key: null,
+    query_id: null,
+    attribution: null,
+    position: null,
+    price: null,
+    quantity: null,
+    user_hash: null,
+    session_hash: null,
+    params: '{}',
+  };
 }

@@ -3,34 +3,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { insertSignals } from '../../src/signals/repository.js';
-import type { SignalTable } from '../../src/signals/tables.js';
 import { build, buildNodes, engines, skipReason } from '../helpers/app.js';
-import { searchSignal, storedSignals } from './helpers.js';
+import { clickRow, searchSignal, storedSignals } from './helpers.js';
 
 const NOW = new Date('2026-11-28T08:00:00.000Z');
 const DAY = 86_400_000;
 
-function signal(id: string, at: number): SignalTable {
-  return {
-    id,
-    app: 'shop',
-    collection: 'products',
-    type: 'click',
-    at,
-    received_at: at,
-    doc_id: 'P1',
-    query: null,
-    query_key: null,
-    query_id: null,
-    attribution: null,
-    position: null,
-    price: null,
-    quantity: null,
-    user_hash: null,
-    session_hash: null,
-    params: '{}',
-  };
-}
+const signal = clickRow;
 
 for (const engine of engines) {
   describe(`Signals retention on ${engine}`, { skip: await skipReason(engine) }, () => {
