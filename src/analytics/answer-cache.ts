@@ -116,6 +116,7 @@ function merge(blocks: readonly Block[]): ItemSums[] {
  */
 export class AnswerCache {
   readonly #entries = new Map<string, Entry>();
+  readonly #loading = new Map<string, Promise<readonly ItemSums[]>>();
   #size = 0;
 
   /**
@@ -132,6 +133,27 @@ export class AnswerCache {
   async ranked(range: DayRange, kind: ItemKind, now: number): Promise<readonly ItemSums[]> {
     const versions = await selectDayVersions(this.db, range);
     const key = `${range.app}\u0000${range.profileId}\u0000${kind}\u0000${range.from}\u0000${range.to}`;
+    // Requests of the same range under the same tokens share one read (the console asks for
+    // the top, no-result and no-click searches at once).
+    const under = `${key}\u0000${tokenOf(versions, range.from, range.to)}`;
+    const pending = this.#loading.get(under);
+    if (pending) return pending;
+    const work = this.#rank(key, versions, range, kind, now);
+    this.#loading.set(under, work);
+    try {
+      return await work;
+    } finally {
+      this.#loading.delete(under);
+    }
+  }
+
+  async #rank(
+    key: string,
+    versions: ReadonlyMap<number, number>,
+    range: DayRange,
+    kind: ItemKind,
+    now: number,
+  ): Promise<readonly ItemSums[]> {
     const cached = this.#entries.get(key);
     const plan: ReadonlyArray<{ from: number; to: number } | Block> =
       cached?.blocks ?? splitRange(range.from, range.to, now);

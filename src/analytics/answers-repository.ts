@@ -38,6 +38,7 @@ export async function selectDayVersions(db: Kysely<Database>, range: DayRange): 
     .where('profile_id', '=', range.profileId)
     .where('day', '>=', range.from)
     .where('day', '<=', range.to)
+    .orderBy('day')
     .execute();
   return new Map(rows.map((row) => [n(row.day), n(row.version)]));
 }
