@@ -20,7 +20,7 @@ export const MAX_CACHED_ITEMS = 500_000;
 interface Block {
   from: number;
   to: number;
-  token: string | undefined;
+  token: string;
   items: readonly ItemSums[];
 }
 
@@ -157,15 +157,27 @@ export class AnswerCache {
     const cached = this.#entries.get(key);
     const plan: ReadonlyArray<{ from: number; to: number } | Block> =
       cached?.blocks ?? splitRange(range.from, range.to, now);
-    const blocks: Block[] = await Promise.all(
-      plan.map(async (block) => {
-        const token = tokenOf(versions, block.from, block.to);
-        if ('items' in block && block.token === token) return block;
-        const items = await selectItemSums(this.reader, { ...range, from: block.from, to: block.to }, kind);
-        return { from: block.from, to: block.to, token, items };
-      }),
-    );
-    if (cached && blocks.every((block, i) => block === cached.blocks[i])) {
+    // A block read again is split anew, so that a range kept across midnight gets today on its own.
+    const blocks: Block[] = (
+      await Promise.all(
+        plan.map(async (block): Promise<Block[]> => {
+          if ('items' in block && block.token === tokenOf(versions, block.from, block.to)) return [block];
+          return Promise.all(
+            splitRange(block.from, block.to, now).map(async ({ from, to }) => ({
+              from,
+              to,
+              token: tokenOf(versions, from, to),
+              items: await selectItemSums(this.reader, { ...range, from, to }, kind),
+            })),
+          );
+        }),
+      )
+    ).flat();
+    if (
+      cached &&
+      blocks.length === cached.blocks.length &&
+      blocks.every((block, i) => block === cached.blocks[i])
+    ) {
       this.#entries.delete(key);
       this.#entries.set(key, cached);
       return cached.ranked;
