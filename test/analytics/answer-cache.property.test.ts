@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { compareText, splitRange } from '../../src/analytics/answer-cache.js';
+import { AnswerCache, compareText, splitRange } from '../../src/analytics/answer-cache.js';
 import { markDayChanged, pruneRollups, writeDayRows } from '../../src/analytics/rollup-repository.js';
 import { AnalyticsService } from '../../src/analytics/service.js';
 import type { RollupCounts } from '../../src/analytics/tables.js';
@@ -251,6 +251,50 @@ for (const engine of engines) {
     });
   });
 }
+
+describe('the answers kept in memory on sqlite', () => {
+  test('are read once for requests of one range at the same time, and not again while nothing changed', async (t) => {
+    const now = D0 + 4 * DAY + 12 * HOUR;
+    const { app, store } = await build(t, 'sqlite', { now: () => new Date(now) });
+    await createProfile(app);
+    const counts = { searches: 1, no_result_searches: 0, click_searches: 0, conversion_searches: 0 };
+    const rest = {
+      cart_searches: 0,
+      clicks: 0,
+      conversions: 0,
+      carts: 0,
+      position_sum: 0,
+      position_count: 0,
+    };
+    for (const day of [D0, D0 + 3 * DAY])
+      await store.db.transaction().execute(async (trx) => {
+        const row = { ...counts, ...rest, last_at: day + HOUR, last_hits: 2 };
+        await writeDayRows(trx, APP, PROFILE, 'search', day, [{ item: 'hat', counts: row }], []);
+        await markDayChanged(trx, APP, PROFILE, day);
+      });
+    let reads = 0;
+    const reader = new Proxy(store.reader, {
+      get(target, name) {
+        if (name === 'selectFrom' || name === 'with') reads++;
+        const value = Reflect.get(target, name, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const cache = new AnswerCache(store.db, reader);
+    const range = { app: APP, profileId: PROFILE, from: D0, to: D0 + 4 * DAY };
+    const blocks = splitRange(range.from, range.to, now).length;
+    const [a, b, c] = await Promise.all([1, 2, 3].map(() => cache.ranked(range, 'search', now)));
+    assert.equal(reads, blocks);
+    assert.equal(a, b);
+    assert.equal(b, c);
+    assert.deepEqual(
+      a!.map((s) => [s.item, s.searches, s.lastHits]),
+      [['hat', 2, 2]],
+    );
+    await cache.ranked(range, 'search', now);
+    assert.equal(reads, blocks);
+  });
+});
 
 describe('the blocks a range is read in', () => {
   test('are the settled days as one, each day within the rollup’s reach, and the days after today', () => {
