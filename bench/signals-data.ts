@@ -14,6 +14,8 @@ const HOUR = 3_600_000;
 /** A handle that runs one multi-row insert, on either engine. */
 export interface Writer {
   insert(table: string, columns: readonly string[], rows: ReadonlyArray<readonly unknown[]>): Promise<void>;
+  /** Runs one statement without parameters. */
+  execute(statement: string): Promise<void>;
   /** Bytes the tables take on disk, indexes included. */
   bytes(tables: readonly string[]): Promise<number>;
   close(): Promise<void>;
@@ -34,6 +36,9 @@ export function sqliteWriter(file: string): Writer {
           ).run(...chunk.flat());
         }
       })();
+    },
+    async execute(statement) {
+      db.exec(statement);
     },
     async bytes(tables) {
       db.pragma('wal_checkpoint(TRUNCATE)');
@@ -78,6 +83,9 @@ export function postgresWriter(url: string): Writer {
       } finally {
         client.release();
       }
+    },
+    async execute(statement) {
+      await pool.query(statement);
     },
     async bytes(tables) {
       await pool.query('vacuum analyze');

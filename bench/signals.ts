@@ -37,6 +37,7 @@ const REQUESTS = QUICK ? 10 : 100;
 const PARTS = new Set(
   (process.env.BENCH_SIGNALS_PARTS ?? 'answers,ingestion,rollup').split(',').map((p) => p.trim()),
 );
+const CHANGES = QUICK ? 3 : 10;
 const PASSWORD = 'bench-admin-password';
 const SECRET_KEY = Buffer.alloc(32, 5).toString('base64');
 const auth = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
@@ -68,7 +69,20 @@ async function concurrently(
   return (batches * BATCH) / ((performance.now() - started) / 1000);
 }
 
-async function answers(url: string): Promise<string> {
+/** Gives today's rollups a new change token, as the rollup does every few seconds on a busy shop. */
+function touchToday(writer: Writer, version: number): Promise<void> {
+  const today = Date.now() - (Date.now() % DAY);
+  return writer.execute(
+    `insert into analytics_day_version (app, profile_id, day, version) values ('${APP}', '${PROFILE}', ${today}, ${version}) on conflict (app, profile_id, day) do update set version = excluded.version`,
+  );
+}
+
+/**
+ * Each answer's first request (the first of its kind of rows reads them all: the others of the
+ * same kind are answered from what it left in memory), the steady state, and requests right
+ * after today's rows changed (today read again, the rest from memory).
+ */
+async function answers(url: string, writer: Writer): Promise<string> {
   const today = new Date(Date.now() - (Date.now() % DAY));
   const start = new Date(today.getTime() - (DAYS - 1) * DAY).toISOString().slice(0, 10);
   const range = `startDate=${start}&endDate=${today.toISOString().slice(0, 10)}`;
@@ -83,21 +97,36 @@ async function answers(url: string): Promise<string> {
     '/documents',
     '/documents?limit=1000',
   ];
-  const lines = ['| answer (30 days) | p50 ms | p95 ms | target p95 ≤ 100 ms |', '|---|---:|---:|---|'];
+  const lines = [
+    '| answer (30 days) | first request ms | p50 ms | p95 ms | target p95 ≤ 100 ms | after today changed: p50 ms | max ms |',
+    '|---|---:|---:|---:|---|---:|---:|',
+  ];
+  let version = 1;
   for (const path of paths) {
     const full = `${url}/api/apps/${APP}/analytics/${PROFILE}${path}${path.includes('?') ? '&' : '?'}${range}`;
-    const times: number[] = [];
-    for (let i = 0; i < REQUESTS + 3; i++) {
+    const timed = async () => {
       const started = performance.now();
       const response = await call(full, 'GET');
       await response.arrayBuffer();
       if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
-      if (i >= 3) times.push(performance.now() - started);
+      return performance.now() - started;
+    };
+    const first = await timed();
+    const times: number[] = [];
+    for (let i = 0; i < REQUESTS + 2; i++) {
+      const ms = await timed();
+      if (i >= 2) times.push(ms);
+    }
+    const changed: number[] = [];
+    for (let i = 0; i < CHANGES; i++) {
+      await touchToday(writer, version++);
+      changed.push(await timed());
     }
     times.sort((a, b) => a - b);
+    changed.sort((a, b) => a - b);
     const p95 = percentile(times, 95);
     lines.push(
-      `| \`${path}\` | ${fmt(percentile(times, 50))} | ${fmt(p95)} | ${p95 <= 100 ? 'met' : 'missed'} |`,
+      `| \`${path}\` | ${fmt(first)} | ${fmt(percentile(times, 50))} | ${fmt(p95)} | ${p95 <= 100 ? 'met' : 'missed'} | ${fmt(percentile(changed, 50))} | ${fmt(changed[changed.length - 1]!)} |`,
     );
   }
   return lines.join('\n');
@@ -212,7 +241,9 @@ export const signalsBenchmark: Benchmark = {
           if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
         }
         served = [
-          PARTS.has('answers') ? await answers(service.url) : 'Answers: not run (`BENCH_SIGNALS_PARTS`).',
+          PARTS.has('answers')
+            ? await answers(service.url, writer)
+            : 'Answers: not run (`BENCH_SIGNALS_PARTS`).',
           PARTS.has('ingestion')
             ? await ingestion(service.url, writer)
             : 'Ingestion: not run (`BENCH_SIGNALS_PARTS`).',

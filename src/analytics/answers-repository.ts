@@ -1,8 +1,8 @@
 // The SQL of the analytics answers: a range of one profile's daily (or hourly) rows of one
-// kind, summed per item; each reads the primary key's range (app, profile, kind, day).
-import { type ExpressionBuilder, type Kysely, type QueryCreator, sql } from 'kysely';
+// kind, summed per item, and the days' change tokens; each reads a range of a primary key.
+import { type Kysely, type QueryCreator, sql } from 'kysely';
 import type { Database } from '../storage/schema.js';
-import type { RollupCounts } from './tables.js';
+import { DAY_MS } from './rollup-repository.js';
 
 /** One profile's days, `from` and `to` inclusive (epoch ms of the UTC days' starts). */
 export interface DayRange {
@@ -29,142 +29,99 @@ function days(db: QueryCreator<Database>, range: DayRange, kind: string) {
 
 const n = (value: unknown) => Number(value ?? 0);
 
-/** The sums of these counts over the range's rows, each named as its column. */
-function sums<C extends keyof RollupCounts>(columns: readonly C[]) {
-  return (eb: ExpressionBuilder<Database, 'analytics_day'>) =>
-    columns.map((column) => eb.fn.sum<number>(column).as(column));
+/** The change tokens of a profile's days within `from`..`to` (days without rows have none). */
+export async function selectDayVersions(db: Kysely<Database>, range: DayRange): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom('analytics_day_version')
+    .select(['day', 'version'])
+    .where('app', '=', range.app)
+    .where('profile_id', '=', range.profileId)
+    .where('day', '>=', range.from)
+    .where('day', '<=', range.to)
+    .orderBy('day')
+    .execute();
+  return new Map(rows.map((row) => [n(row.day), n(row.version)]));
 }
 
-/** Search strings, most searched first, with their sums. */
-export async function selectTopSearches(db: Kysely<Database>, range: DayRange, page: Page) {
-  const rows = await days(db, range, 'search')
-    .select('item')
-    .select(
-      sums([
-        'searches',
-        'click_searches',
-        'clicks',
-        'position_sum',
-        'position_count',
-        'conversion_searches',
-        'cart_searches',
-      ]),
-    )
-    .groupBy('item')
-    .orderBy(sql`sum(searches)`, 'desc')
-    .orderBy('item')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-  return rows.map((row) => ({
-    item: row.item,
-    searches: n(row.searches),
-    clickSearches: n(row.click_searches),
-    clicks: n(row.clicks),
-    positionSum: n(row.position_sum),
-    positionCount: n(row.position_count),
-    conversionSearches: n(row.conversion_searches),
-    cartSearches: n(row.cart_searches),
-  }));
-}
-
-/** The hits of the latest search of each of these search strings in the range. */
-export async function selectLatestHits(
-  db: Kysely<Database>,
-  range: DayRange,
-  items: readonly string[],
-): Promise<Map<string, number>> {
-  const latest = new Map<string, { at: number; hits: number }>();
-  if (items.length === 0) return new Map();
-  const rows = await days(db, range, 'search')
-    .select(['item', 'last_at', 'last_hits'])
-    .where('item', 'in', items)
-    .execute();
-  for (const row of rows) {
-    const seen = latest.get(row.item);
-    const at = n(row.last_at);
-    const hits = n(row.last_hits);
-    if (!seen || at > seen.at || (at === seen.at && hits > seen.hits)) latest.set(row.item, { at, hits });
-  }
-  return new Map([...latest].map(([item, { hits }]) => [item, hits]));
+/** One item's counts summed over some days, with the time and hits of its latest search. */
+export interface ItemSums {
+  item: string;
+  searches: number;
+  clickSearches: number;
+  conversionSearches: number;
+  cartSearches: number;
+  clicks: number;
+  conversions: number;
+  carts: number;
+  positionSum: number;
+  positionCount: number;
+  lastAt: number;
+  lastHits: number;
 }
 
 /**
- * Search strings whose latest search in the range had no hits (`noResults`), or had hits
- * and none of whose searches got a click (`noClicks`), most searched first.
+ * The rows of one kind within the range summed per item, in no order. A day's rows are read
+ * as they are. Over several days, the hits of a search string's latest search are those of the
+ * day row holding its latest instant (a day's row counts only searches of that day, so one row
+ * holds it): one primary-key lookup per search string, not a second pass over the range.
  */
-export async function selectByLatestSearch(
+export async function selectItemSums(
   db: Kysely<Database>,
   range: DayRange,
-  which: 'noResults' | 'noClicks',
-  page: Page,
-) {
-  let query = db
-    .with('agg', (qb) => {
-      const grouped = days(qb, range, 'search')
-        .select((eb) => [
-          'item',
-          eb.fn.sum<number>('searches').as('count'),
-          eb.fn.max('last_at').as('last_at'),
-        ])
-        .groupBy('item');
-      return which === 'noClicks' ? grouped.having(sql`sum(click_searches)`, '=', 0) : grouped;
-    })
-    .selectFrom('agg')
-    .innerJoin('analytics_day as d', (join) =>
-      join
-        .onRef('d.item', '=', 'agg.item')
-        .onRef('d.last_at', '=', 'agg.last_at')
-        .on('d.app', '=', range.app)
-        .on('d.profile_id', '=', range.profileId)
-        .on('d.kind', '=', 'search')
-        .on('d.day', '>=', range.from)
-        .on('d.day', '<=', range.to),
-    )
-    .select((eb) => ['agg.item', 'agg.count', eb.fn.max('d.last_hits').as('hits')])
-    .groupBy(['agg.item', 'agg.count']);
-  // Several rows at the same latest instant: the one with the most hits is the latest (isLater).
-  query =
-    which === 'noResults'
-      ? query.having(sql`max(d.last_hits)`, '=', 0)
-      : query.having(sql`max(d.last_hits)`, '>', 0);
-  const rows = await query
-    .orderBy('agg.count', 'desc')
-    .orderBy('agg.item')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-  return rows.map((row) => ({ item: row.item, searches: n(row.count), hits: n(row.hits) }));
-}
-
-/** The rows of `kind` per item, ordered by `order` (most first, then item). */
-export async function selectItems(
-  db: Kysely<Database>,
-  range: DayRange,
-  kind: 'rule' | 'document',
-  page: Page,
-) {
-  const order = kind === 'rule' ? sql`sum(searches)` : sql`sum(clicks)`;
-  const rows = await days(db, range, kind)
-    .select('item')
-    .select(
-      sums([
-        'searches',
-        'click_searches',
-        'conversion_searches',
-        'cart_searches',
-        'clicks',
-        'conversions',
-        'carts',
-      ]),
-    )
-    .groupBy('item')
-    .orderBy(order, 'desc')
-    .orderBy(sql`sum(conversions)`, 'desc')
-    .orderBy('item')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+  kind: 'search' | 'rule' | 'document',
+): Promise<ItemSums[]> {
+  const rows =
+    range.from === range.to
+      ? await days(db, range, kind)
+          .select([
+            'item',
+            'searches',
+            'click_searches',
+            'conversion_searches',
+            'cart_searches',
+            'clicks',
+            'conversions',
+            'carts',
+            'position_sum',
+            'position_count',
+            'last_at',
+            'last_hits',
+          ])
+          .execute()
+      : await db
+          .with('agg', (qb) =>
+            days(qb, range, kind)
+              .select((eb) => [
+                'item',
+                eb.fn.sum<number>('searches').as('searches'),
+                eb.fn.sum<number>('click_searches').as('click_searches'),
+                eb.fn.sum<number>('conversion_searches').as('conversion_searches'),
+                eb.fn.sum<number>('cart_searches').as('cart_searches'),
+                eb.fn.sum<number>('clicks').as('clicks'),
+                eb.fn.sum<number>('conversions').as('conversions'),
+                eb.fn.sum<number>('carts').as('carts'),
+                eb.fn.sum<number>('position_sum').as('position_sum'),
+                eb.fn.sum<number>('position_count').as('position_count'),
+                eb.fn.max('last_at').as('last_at'),
+              ])
+              .groupBy('item'),
+          )
+          .selectFrom('agg')
+          .selectAll('agg')
+          .select((eb) =>
+            (kind === 'search'
+              ? eb
+                  .selectFrom('analytics_day as d')
+                  .select('d.last_hits')
+                  .where('d.app', '=', range.app)
+                  .where('d.profile_id', '=', range.profileId)
+                  .where('d.kind', '=', kind)
+                  .where('d.day', '=', sql<number>`agg.last_at - (agg.last_at % ${sql.lit(DAY_MS)})`)
+                  .whereRef('d.item', '=', 'agg.item')
+              : sql<number>`0`
+            ).as('last_hits'),
+          )
+          .execute();
   return rows.map((row) => ({
     item: row.item,
     searches: n(row.searches),
@@ -174,6 +131,10 @@ export async function selectItems(
     clicks: n(row.clicks),
     conversions: n(row.conversions),
     carts: n(row.carts),
+    positionSum: n(row.position_sum),
+    positionCount: n(row.position_count),
+    lastAt: n(row.last_at),
+    lastHits: n(row.last_hits),
   }));
 }
 

@@ -1,5 +1,6 @@
 // The SQL of the rollup: reading an hour's raw rows, finding the hours to roll, writing an
 // hour's rows and the days they sum into, pruning. Rows in, rows out.
+import { randomInt } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import type { RawSearch, RawSignal } from './aggregate.js';
@@ -193,6 +194,24 @@ export async function writeDayRows(
       .execute();
 }
 
+/**
+ * Gives a profile's day a new change token, in the transaction that changes its daily rows:
+ * random, so that no two changes of the day, on any node, ever leave the same token.
+ */
+export async function markDayChanged(
+  trx: Transaction<Database>,
+  app: string,
+  profileId: string,
+  day: number,
+): Promise<void> {
+  const version = randomInt(1, 2 ** 47);
+  await trx
+    .insertInto('analytics_day_version')
+    .values({ app, profile_id: profileId, day, version })
+    .onConflict((oc) => oc.columns(['app', 'profile_id', 'day']).doUpdateSet({ version }))
+    .execute();
+}
+
 /** Counted searches per profile hour since `since`, as the raw rows have them. */
 export async function selectRawHourCounts(db: Kysely<Database>, since: number) {
   const hour = sql<number>`at - (at % ${sql.lit(HOUR_MS)})`;
@@ -300,12 +319,17 @@ export async function saveState(db: Kysely<Database>, name: string, value: numbe
     .execute();
 }
 
-/** Deletes rollup rows older than `before` (epoch ms); how many went. */
+/**
+ * Deletes rollup rows older than `before` (epoch ms); how many went. The days go with their
+ * change tokens, in one transaction: a day without a token has no rows.
+ */
 export async function pruneRollups(db: Kysely<Database>, before: number): Promise<number> {
   const hours = await db.deleteFrom('analytics_hour').where('hour', '<', before).executeTakeFirst();
-  const days = await db
-    .deleteFrom('analytics_day')
-    .where('day', '<', before - (before % DAY_MS))
-    .executeTakeFirst();
+  const day = before - (before % DAY_MS);
+  const days = await db.transaction().execute(async (trx) => {
+    const deleted = await trx.deleteFrom('analytics_day').where('day', '<', day).executeTakeFirst();
+    await trx.deleteFrom('analytics_day_version').where('day', '<', day).execute();
+    return deleted;
+  });
   return Number(hours.numDeletedRows) + Number(days.numDeletedRows);
 }

@@ -16,6 +16,7 @@ import {
   DAY_MS,
   deleteHourRows,
   HOUR_MS,
+  markDayChanged,
   type ProfileHour,
   selectDayHourRows,
   selectHourRows,
@@ -124,7 +125,8 @@ async function differences(
 /**
  * Rolls one profile's hour again from its raw rows: computes the hour's rows, writes those
  * that differ from the stored ones, deletes those no longer counted, and sums the changed
- * items' hours into their day's rows, in one transaction so an answer sees all of it or none.
+ * items' hours into their day's rows, and gives the day a new change token, in one
+ * transaction so an answer sees all of it or none.
  */
 export async function rollHour(store: Store, at: ProfileHour): Promise<RollResult> {
   const { rows: fresh, searches } = await aggregateHour(store, at);
@@ -160,6 +162,8 @@ export async function rollHour(store: Store, at: ProfileHour): Promise<RollResul
         await yieldToEventLoop();
       }
     }
+    // The answers' cache of this day's sums, on every node, sees the change by this token.
+    await markDayChanged(trx, at.app, at.profileId, day);
   });
   return { searches, written: changed.length, deleted: gone.length };
 }

@@ -31,7 +31,7 @@ export function analyticsArea(rollup: AnalyticsRollup): Area {
     name: 'analytics',
     admin(api: TypedApp, ctx) {
       if (!api.prefix.includes(':app')) return;
-      const service = new AnalyticsService(ctx.store.db, ctx.now);
+      const service = new AnalyticsService(ctx.store.db, ctx.now, ctx.store.reader);
       const paged = (operationId: string, summary: string, path: string) => ({
         url: `/analytics/:profile${path}`,
         schema: { tags, operationId, summary, params: AnalyticsParams, querystring: PagedRangeQuery },

@@ -8,15 +8,8 @@ import type { Store } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
 import { termKey } from '../text/term-key.js';
 import { idList } from './aggregate.js';
-import {
-  type DayRange,
-  type Page,
-  selectByLatestSearch,
-  selectItems,
-  selectLatestHits,
-  selectTopSearches,
-  selectTotals,
-} from './answers-repository.js';
+import { AnswerCache, type ItemKind } from './answer-cache.js';
+import { type DayRange, type ItemSums, type Page, selectTotals } from './answers-repository.js';
 import { selectSearchWithSignals } from './drill-down-repository.js';
 import { deleteShopperRows } from './privacy-repository.js';
 import type { AnalyticsRollup } from './rollup-job.js';
@@ -96,12 +89,40 @@ function isoHour(at: number): string {
   return `${new Date(at).toISOString().slice(0, 13)}:00:00Z`;
 }
 
+/** The page of the entries that pass `keep`, in their order. */
+function page<T>(
+  entries: readonly T[],
+  { limit, offset }: Page,
+  keep: (entry: T) => boolean = () => true,
+): T[] {
+  const out: T[] = [];
+  let skipped = 0;
+  for (const entry of entries) {
+    if (out.length >= limit) break;
+    if (!keep(entry)) continue;
+    if (skipped < offset) skipped++;
+    else out.push(entry);
+  }
+  return out;
+}
+
 /** The analytics of one app's query profiles, read from the rollups. */
 export class AnalyticsService {
+  readonly #cache: AnswerCache;
+
+  /** `reader` reads the long ranges (Store.reader); the sums it read are kept in memory. */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: () => Date,
-  ) {}
+    reader: Kysely<Database> = db,
+  ) {
+    this.#cache = new AnswerCache(db, reader);
+  }
+
+  /** The items of one kind in the range, summed and in the answer's order. */
+  #ranked(range: DayRange, kind: ItemKind): Promise<readonly ItemSums[]> {
+    return this.#cache.ranked(range, kind, this.now().getTime());
+  }
 
   /** The range of a request on a profile that exists. */
   async #range(
@@ -117,16 +138,11 @@ export class AnalyticsService {
 
   async topSearches(app: string, profileId: string, query: { startDate?: string; endDate?: string } & Page) {
     const range = await this.#range(app, profileId, query);
-    const rows = await selectTopSearches(this.db, range, query);
-    const hits = await selectLatestHits(
-      this.db,
-      range,
-      rows.map((r) => r.item),
-    );
+    const rows = page(await this.#ranked(range, 'search'), query);
     const searches: TopSearch[] = rows.map((row) => ({
       search: row.item,
       count: row.searches,
-      nbHits: hits.get(row.item) ?? 0,
+      nbHits: row.lastHits,
       clickCount: row.clicks,
       clickThroughRate: rate(row.clickSearches, row.searches),
       averageClickPosition: row.positionCount > 0 ? row.positionSum / row.positionCount : null,
@@ -140,14 +156,20 @@ export class AnalyticsService {
 
   async noResults(app: string, profileId: string, query: { startDate?: string; endDate?: string } & Page) {
     const range = await this.#range(app, profileId, query);
-    const rows = await selectByLatestSearch(this.db, range, 'noResults', query);
+    const rows = page(await this.#ranked(range, 'search'), query, (row) => row.lastHits === 0);
     return { searches: rows.map((row) => ({ search: row.item, count: row.searches })) };
   }
 
   async noClicks(app: string, profileId: string, query: { startDate?: string; endDate?: string } & Page) {
     const range = await this.#range(app, profileId, query);
-    const rows = await selectByLatestSearch(this.db, range, 'noClicks', query);
-    return { searches: rows.map((row) => ({ search: row.item, count: row.searches, nbHits: row.hits })) };
+    const rows = page(
+      await this.#ranked(range, 'search'),
+      query,
+      (row) => row.clickSearches === 0 && row.lastHits > 0,
+    );
+    return {
+      searches: rows.map((row) => ({ search: row.item, count: row.searches, nbHits: row.lastHits })),
+    };
   }
 
   /** One entry per day (or hour) of the range, those without searches too. */
@@ -184,7 +206,7 @@ export class AnalyticsService {
   async rules(app: string, profileId: string, query: { startDate?: string; endDate?: string } & Page) {
     const range = dayRange(app, profileId, query, this.now());
     const profile = await getProfile(this.db, app, profileId);
-    const rows = await selectItems(this.db, range, 'rule', query);
+    const rows = page(await this.#ranked(range, 'rule'), query);
     const rules: RuleEntry[] = [];
     for (const row of rows)
       rules.push({
@@ -273,7 +295,7 @@ export class AnalyticsService {
 
   async documents(app: string, profileId: string, query: { startDate?: string; endDate?: string } & Page) {
     const range = await this.#range(app, profileId, query);
-    const rows = await selectItems(this.db, range, 'document', query);
+    const rows = page(await this.#ranked(range, 'document'), query);
     return {
       documents: rows.map((row) => ({
         docId: row.item,

@@ -62,6 +62,18 @@ export interface AnalyticsDayTable extends RollupCounts {
   item: string;
 }
 
+/**
+ * The change token of one profile's day of daily rows: a new random value in every
+ * transaction that changes them, no row for a day that has none. The answers' cache compares
+ * them on each request (answer-cache.ts).
+ */
+export interface AnalyticsDayVersionTable {
+  app: string;
+  profile_id: string;
+  day: number;
+  version: number;
+}
+
 /** An hour to roll again whatever the raw rows look like (a privacy delete touched it). */
 export interface AnalyticsDirtyHourTable {
   app: string;

@@ -1,5 +1,6 @@
 import type {
   AnalyticsDayTable,
+  AnalyticsDayVersionTable,
   AnalyticsDirtyHourTable,
   AnalyticsHourTable,
   AnalyticsRollupStateTable,
@@ -80,6 +81,7 @@ export interface Database {
   signal: SignalTable;
   analytics_hour: AnalyticsHourTable;
   analytics_day: AnalyticsDayTable;
+  analytics_day_version: AnalyticsDayVersionTable;
   analytics_dirty_hour: AnalyticsDirtyHourTable;
   analytics_rollup_state: AnalyticsRollupStateTable;
 }

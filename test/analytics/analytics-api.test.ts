@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { adminAuth, build, contractTest, engines, skipReason } from '../helpers/app.js';
+import { adminAuth, build, buildNodes, contractTest, engines, skipReason } from '../helpers/app.js';
 import { basic, createUser, PASSWORD } from '../users/helpers.js';
 import type { Seeded } from './reference.js';
 import * as reference from './reference.js';
@@ -361,6 +361,65 @@ for (const engine of engines) {
         answer.body.rules.map((r: { id: string; name: string | null }) => [r.id, r.name]),
         reference.rules(seeded, D9, D10).map((r) => [r.id, null]),
       );
+    });
+
+    test('a node answering from memory sees at once what another node rolled up, an old day and a privacy delete included', async (t) => {
+      let clock = NOW;
+      const [one, two] = await buildNodes(t, engine, 2, { now: () => new Date(clock) });
+      await createProfile(one!.app);
+      const db = one!.store.db;
+      const seeded = await seedShop(db);
+      // A search of the 2nd: a day the answers keep in one block with the other old days.
+      const D2 = Date.UTC(2026, 2, 2);
+      const [old] = await insertSearches(db, [
+        { id: 'old', at: D2 + 9 * HOUR, query: 'scarf', hits: 5, docIds: ['x1'], user: 'carol' },
+      ]);
+      seeded.searches.push({ id: old!, at: D2 + 9 * HOUR, query: 'scarf', hits: 5, docIds: ['x1'] });
+      await one!.app.parts.analytics.rollChanged();
+      // Older than the job's look-back: rolled as a roll catching up after downtime would.
+      await one!.app.parts.analytics.rollHours([{ app: 'shop', profileId: 'web', hour: D2 + 9 * HOUR }]);
+      const RANGE2 = 'startDate=2026-03-01&endDate=2026-03-10&limit=1000';
+      const answers = async () => ({
+        searches: (await analytics(two!.app, `/searches?${RANGE2}`)).body.searches,
+        documents: (await analytics(two!.app, `/documents?${RANGE2}`)).body.documents,
+      });
+      const expected = () => ({
+        searches: reference.topSearches(seeded, D2 - DAY, D10),
+        documents: reference.documents(seeded, D2 - DAY, D10),
+      });
+      assert.deepEqual(await answers(), expected());
+
+      // A click on the old search, received now, and a new search of today, rolled on node one.
+      const click = {
+        queryId: old!,
+        type: 'click',
+        docId: 'x1',
+        at: D2 + 9 * HOUR + 5000,
+        receivedAt: clock,
+      };
+      await insertSignals(db, [click]);
+      seeded.signals.push(click);
+      const [fresh] = await insertSearches(db, [{ at: D10 + 11 * HOUR, query: 'boots', hits: 0 }]);
+      seeded.searches.push({ id: fresh!, at: D10 + 11 * HOUR, query: 'boots', hits: 0 });
+      clock += HOUR;
+      await one!.app.parts.analytics.rollChanged();
+      assert.deepEqual(await answers(), expected());
+      assert.equal(
+        (await answers()).searches.find((s: { search: string }) => s.search === 'scarf').clickCount,
+        1,
+      );
+
+      // Carol's privacy request, on node one: node two counts her search nowhere.
+      const erased = await one!.app.inject({
+        method: 'DELETE',
+        url: '/api/apps/shop/signals?user_id=carol',
+        headers: { authorization: adminAuth },
+      });
+      assert.equal(erased.statusCode, 200, erased.body);
+      seeded.searches = seeded.searches.filter((s) => s.id !== old);
+      seeded.signals = seeded.signals.filter((g) => g.queryId !== old);
+      assert.deepEqual(await answers(), expected());
+      assert.ok(!(await answers()).searches.some((s: { search: string }) => s.search === 'scarf'));
     });
 
     test('a signal counts within 10 seconds of being acknowledged, by the scheduled roll', async (t) => {

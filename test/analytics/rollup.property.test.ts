@@ -41,7 +41,13 @@ for (const engine of engines) {
           fc.array(signal, { maxLength: 40 }),
           fc.array(fc.nat(), { maxLength: 5 }),
           async (searches, signals, late) => {
-            for (const table of ['signal', 'search_signal', 'analytics_hour', 'analytics_day'] as const)
+            for (const table of [
+              'signal',
+              'search_signal',
+              'analytics_hour',
+              'analytics_day',
+              'analytics_day_version',
+            ] as const)
               await db.deleteFrom(table).execute();
             const seededSearches = searches.map((s, i) => ({ ...s, id: `s${i}` }));
             const seededSignals: SeedSignal[] = signals.map((g) => {

@@ -27,6 +27,7 @@ import * as experiments from './0701_experiments.js';
 import * as variantRollups from './0702_variant_rollups.js';
 import * as users from './0901_users.js';
 import * as userKnownClient from './0902_user_known_client.js';
+import * as analyticsDayVersion from './0903_analytics_day_version.js';
 
 type MigrationModule = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -59,6 +60,7 @@ const modules: Array<[string, MigrationModule]> = [
   ['0702_variant_rollups', variantRollups],
   ['0901_users', users],
   ['0902_user_known_client', userKnownClient],
+  ['0903_analytics_day_version', analyticsDayVersion],
 ];
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
