@@ -3,6 +3,7 @@
 import { type Kysely, type QueryCreator, sql } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { DAY_MS } from './rollup-repository.js';
+import { COUNT_COLUMNS } from './tables.js';
 
 /** One profile's days, `from` and `to` inclusive (epoch ms of the UTC days' starts). */
 export interface DayRange {
@@ -59,6 +60,12 @@ export interface ItemSums {
   lastHits: number;
 }
 
+/** The counts an item's row answers with: all but the no-result count, which only totals need. */
+const ITEM_COLUMNS = COUNT_COLUMNS.filter(
+  (column): column is Exclude<(typeof COUNT_COLUMNS)[number], 'no_result_searches'> =>
+    column !== 'no_result_searches',
+);
+
 /**
  * The rows of one kind within the range summed per item, in no order. A day's rows are read
  * as they are. Over several days, the hits of a search string's latest search are those of the
@@ -73,20 +80,7 @@ export async function selectItemSums(
   const rows =
     range.from === range.to
       ? await days(db, range, kind)
-          .select([
-            'item',
-            'searches',
-            'click_searches',
-            'conversion_searches',
-            'cart_searches',
-            'clicks',
-            'conversions',
-            'carts',
-            'position_sum',
-            'position_count',
-            'last_at',
-            'last_hits',
-          ])
+          .select(['item', ...ITEM_COLUMNS])
           .execute()
       : await db
           .with('agg', (qb) =>
