@@ -157,6 +157,17 @@ export const experimentsBenchmark: Benchmark = {
             target: `≥ ${OF_PLAIN}`,
             met: ratio.median >= OF_PLAIN,
           });
+          // The service's own CPU per request, without against with: what the experiment costs
+          // searchdeck, apart from Solr and the load generator that share the cores.
+          const cpu = ratioOf(
+            { ours: sides.plain, peer: sides.running },
+            (m) => m.cpuPerRequest ?? Number.NaN,
+          );
+          figures.push({
+            figure: `service CPU per request without an experiment, share of with, ${connections} connection(s) (for reading the line above)`,
+            value: formatRatio(cpu),
+            target: '',
+          });
         }
         return [
           `## Query endpoint with an experiment running (${engine})`,
