@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { AnswerCache, compareText, splitRange } from '../../src/analytics/answer-cache.js';
+import type { ItemSums } from '../../src/analytics/answers-repository.js';
 import { markDayChanged, pruneRollups, writeDayRows } from '../../src/analytics/rollup-repository.js';
 import { AnalyticsService } from '../../src/analytics/service.js';
 import type { RollupCounts } from '../../src/analytics/tables.js';
@@ -65,21 +66,6 @@ const op = fc.oneof(
   },
 );
 
-interface Sums {
-  item: string;
-  searches: number;
-  clickSearches: number;
-  conversionSearches: number;
-  cartSearches: number;
-  clicks: number;
-  conversions: number;
-  carts: number;
-  positionSum: number;
-  positionCount: number;
-  lastAt: number;
-  lastHits: number;
-}
-
 for (const engine of engines) {
   describe(`the answers kept in memory on ${engine}`, { skip: await skipReason(engine) }, () => {
     test('equal the answers summed plainly from the daily rows, through changes, deletes and prunes, on two nodes', async (t) => {
@@ -90,7 +76,7 @@ for (const engine of engines) {
       const db = store.db;
 
       /** The range's rows of a kind summed per item, the way the answers read before: plainly. */
-      async function plainly(kindOf: Kind, from: number, to: number): Promise<Sums[]> {
+      async function plainly(kindOf: Kind, from: number, to: number): Promise<ItemSums[]> {
         const rows = await db
           .selectFrom('analytics_day')
           .selectAll()
@@ -100,7 +86,7 @@ for (const engine of engines) {
           .where('day', '>=', from)
           .where('day', '<=', to)
           .execute();
-        const byItem = new Map<string, Sums>();
+        const byItem = new Map<string, ItemSums>();
         for (const r of rows) {
           const s = byItem.get(r.item) ?? {
             item: r.item,

@@ -6,7 +6,7 @@ import { setTimeout as sleep, setImmediate as yieldToEventLoop } from 'node:time
 const SPIN_MS = 5;
 
 /** CPU time the process has used so far (all its threads), in ms. */
-function cpuMs(): number {
+export function cpuMs(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 }

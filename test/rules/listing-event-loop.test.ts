@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_CONFLICTS_PER_RULE } from '../../src/rules/page-conflicts.js';
 import { build } from '../helpers/app.js';
+import { cpuMs } from '../helpers/event-loop.js';
 import { studioWithToken } from './api.js';
 import { content, minimalBodies } from './fixtures.js';
 import { seedRules } from './seed.js';
@@ -23,12 +24,6 @@ function clashingContents() {
         return content({ ...minimalBodies.pinned, name: `Pin ${i}`, pinnedValues: [{ value, position: 1 }] });
     }
   });
-}
-
-/** CPU time the process has used so far (all its threads), in ms. */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
 }
 
 /**
