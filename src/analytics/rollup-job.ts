@@ -22,6 +22,8 @@ import {
 
 /** How often the roll runs: a signal counts in the answers within 10 s of its acknowledgement. */
 export const ROLLUP_SCHEDULE = '*/5 * * * * *';
+/** The job's name: its lease's, so that one node of several rolls. */
+export const ROLLUP_JOB = 'analytics-rollup';
 // Held after a run, so the nodes firing at the same second find it taken; it lapses before the next.
 const JOB_LEASE_MS = 4000;
 /** Signals received this long before the last run's start are read again (commit delays, clocks). */
@@ -89,7 +91,7 @@ export class AnalyticsRollup {
       registers: [options.metrics],
     });
     this.#job = new ScheduledJob({
-      name: 'analytics-rollup',
+      name: ROLLUP_JOB,
       schedule: options.schedule ?? ROLLUP_SCHEDULE,
       leaseMs: JOB_LEASE_MS,
       store: options.store,
