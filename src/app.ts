@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { EvaluationParts } from './evaluation/evaluation-parts.js';
 import type { RewriteSource } from './evaluation/rewrite-source.js';
 import { evaluationArea } from './evaluation/routes.js';
+import { experimentsUsingStudio } from './experiments/service.js';
 import { HistoryRetention } from './history/retention.js';
 import { historyArea } from './history/routes.js';
 import { type AppContext, type Area, appScope, type Tuning, type TypedApp } from './http/area.js';
@@ -42,6 +43,7 @@ import { externalIssuerSettings } from './oauth/external-issuer.js';
 import { oauthArea } from './oauth/token-routes.js';
 import { TokenService } from './oauth/token-service.js';
 import { objectsArea } from './objects/routes.js';
+import { profilesUsingStudio } from './query/profiles.js';
 import { QueryParts } from './query/query-parts.js';
 import { queryArea } from './query/routes.js';
 import { rewritesArea } from './rewrites/routes.js';
@@ -246,7 +248,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     linksArea,
     clustersArea,
     typeaheadArea(parts.typeahead),
-    studiosArea([studioRules, studioRewrites], parts.evaluation),
+    studiosArea(
+      { contents: [studioRules, studioRewrites], users: [profilesUsingStudio, experimentsUsingStudio] },
+      parts.evaluation,
+    ),
     oauthArea(parts.oauth, parts.limits.tokenRequest),
     rulesArea(studioCredentials, parts.rules),
     rewritesArea(studioCredentials, {

@@ -13,6 +13,24 @@ function chunks<T>(items: readonly T[]): T[][] {
 }
 
 /**
+ * The app's searches made with the shopper's value: as their user id, or as the value of an
+ * experiment's uniqueIdParameter (which may be another parameter). Two lookups, each along
+ * its own index, rather than one `or` a planner might read the table for.
+ */
+async function selectShopperSearches(trx: Kysely<Database>, app: string, hash: string) {
+  const found = new Map<string, { id: string; profile_id: string; at: number | string }>();
+  for (const column of ['user_hash', 'unit_hash'] as const)
+    for (const row of await trx
+      .selectFrom('search_signal')
+      .select(['id', 'profile_id', 'at'])
+      .where(column, '=', hash)
+      .where('app', '=', app)
+      .execute())
+      found.set(row.id, row);
+  return [...found.values()];
+}
+
+/**
  * Deletes the app's searches of the shopper, the signals of the shopper and the signals
  * attributed to those searches; answers what went and the profile hours it touched.
  */
@@ -21,12 +39,7 @@ export async function deleteShopperRows(
   app: string,
   userHash: string,
 ): Promise<{ searches: number; signals: number; hours: ProfileHour[] }> {
-  const searches = await trx
-    .selectFrom('search_signal')
-    .select(['id', 'profile_id', 'at'])
-    .where('app', '=', app)
-    .where('user_hash', '=', userHash)
-    .execute();
+  const searches = await selectShopperSearches(trx, app, userHash);
   const searchIds = searches.map((s) => s.id);
   const signalIds = new Set<string>();
   const attributedTo = new Set<string>();

@@ -9,7 +9,7 @@ import { listProfiles, promoteVariant } from '../query/profiles.js';
 import { hiddenConstruct, isForbiddenParam } from '../query/shopper-params.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
-import { studioExists } from '../studios/service.js';
+import { type StudioUsers, studioExists } from '../studios/service.js';
 import { type ServedExperiment, servedExperiment } from './assignment.js';
 import * as repository from './repository.js';
 import { type Experiment, type ExperimentBody, METRIC_TYPES, type StoredExperiment } from './schemas.js';
@@ -70,6 +70,15 @@ export async function allServedExperiments(db: Kysely<Database>): Promise<Map<st
     served.set(`${row.app}\u0000${row.id}`, servedExperiment(row));
   return served;
 }
+
+/** The experiments with a variant that names a studio (any experiment: a stopped one may run again). */
+export const experimentsUsingStudio: StudioUsers = {
+  async usersOf(db, studioId) {
+    return (await repository.selectAllExperiments(db))
+      .filter((row) => toStoredExperiment(row).variants.some((variant) => variant.studio === studioId))
+      .map((row) => `experiment ${row.app}/${row.id}`);
+  },
+};
 
 export async function experimentExists(db: Kysely<Database>, app: string, id: string): Promise<boolean> {
   return (await repository.selectExperiment(db, app, id)) !== undefined;

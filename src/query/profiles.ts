@@ -11,7 +11,7 @@ import { ConflictError, type FieldError, NotFoundError, ValidationError } from '
 import { appObject, putLink, removeLinksOf } from '../links/service.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
-import { studioExists } from '../studios/service.js';
+import { type StudioUsers, studioExists } from '../studios/service.js';
 import { getInstance } from '../typeahead/service.js';
 import * as repository from './repository.js';
 import type { NewQueryKey, QueryKey, QueryProfile, QueryProfileBody } from './schemas.js';
@@ -56,6 +56,15 @@ export async function listProfiles(db: Kysely<Database>, app: string): Promise<Q
 export async function listAllProfiles(db: Kysely<Database>): Promise<Array<QueryProfile & { app: string }>> {
   return (await repository.selectAllProfiles(db)).map((row) => ({ app: row.app, ...toProfile(row) }));
 }
+
+/** The profiles that name a studio, as a studio's delete names them. */
+export const profilesUsingStudio: StudioUsers = {
+  async usersOf(db, studioId) {
+    return (await repository.selectAllProfiles(db))
+      .filter((row) => toProfile(row).studio === studioId)
+      .map((row) => `query profile ${row.app}/${row.id}`);
+  },
+};
 
 /** Whether the profile exists. */
 export async function profileExists(db: Kysely<Database>, app: string, id: string): Promise<boolean> {

@@ -30,7 +30,7 @@ import {
   listClients,
   listStudios,
   rotateSyncTargetSecrets,
-  type StudioContent,
+  type StudioDependants,
 } from './service.js';
 
 const tags = ['studios'];
@@ -47,18 +47,19 @@ export interface ClientsListener {
 }
 
 /**
- * Studios and their API clients (the token endpoint is the oauth area's). `contents` are
- * what other areas keep in a studio, which an unforced delete must not take with it.
+ * Studios and their API clients (the token endpoint is the oauth area's). `dependants` are
+ * what other areas keep in a studio, which an unforced delete must not take with it, and
+ * what in other areas uses a studio, which no delete may leave naming nothing.
  */
-export function studiosArea(contents: readonly StudioContent[], clients: ClientsListener): Area {
-  return { name: 'studios', admin: (api, ctx) => studioRoutes(api, ctx, contents, clients) };
+export function studiosArea(dependants: StudioDependants, clients: ClientsListener): Area {
+  return { name: 'studios', admin: (api, ctx) => studioRoutes(api, ctx, dependants, clients) };
 }
 
 /** `/studios…` of the Administrative API. Studios are global: an app scope does not narrow them. */
 function studioRoutes(
   api: TypedApp,
   ctx: AppContext,
-  contents: readonly StudioContent[],
+  dependants: StudioDependants,
   clients: ClientsListener,
 ): void {
   const db = ctx.store.db;
@@ -136,14 +137,21 @@ function studioRoutes(
       schema: {
         tags,
         operationId: 'deleteStudio',
-        summary: 'Delete a studio (with its rules only when forced)',
+        summary:
+          'Delete a studio (with its rules and rewrites only when forced); refused while a query profile or experiment uses it',
         params: StudioParams,
         querystring: StudioDeleteQuery,
         response: { 204: NoContent, ...errors },
       },
     },
     async (request, reply) => {
-      await deleteStudio(db, request.params.id, request.query.force === true, contents, adminActor(request));
+      await deleteStudio(
+        db,
+        request.params.id,
+        request.query.force === true,
+        dependants,
+        adminActor(request),
+      );
       await clients.studioRemoved(request.params.id);
       return reply.code(204).send(null);
     },

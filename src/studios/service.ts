@@ -178,16 +178,60 @@ export interface StudioContent {
   exists(db: Kysely<Database>, studioId: string): Promise<boolean>;
 }
 
-/** Deletes a studio; one with content only when forced, as its content goes with it. */
+/**
+ * What names a studio from outside it (a query profile, an experiment's variant): a delete is
+ * refused while any does, forced or not, since `force` is about what goes with the studio, and
+ * a user left naming a missing studio fails later (a promotion's 400) or quietly serves no
+ * rules. The areas hand theirs to the studios area when the app is built, as with content.
+ */
+export interface StudioUsers {
+  /** The names of what uses the studio, as the refusal names them ("query profile shop/main"). */
+  usersOf(db: Kysely<Database>, studioId: string): Promise<string[]>;
+}
+
+/** What the studios area asks other areas about a studio before deleting it. */
+export interface StudioDependants {
+  contents: readonly StudioContent[];
+  users: readonly StudioUsers[];
+}
+
+// Enough to act on in a message; `details.users` lists them all.
+const USERS_NAMED = 5;
+
+/** Throws a 409 naming what uses the studio, if anything does. */
+async function assertUnused(db: Kysely<Database>, id: string, users: readonly StudioUsers[]): Promise<void> {
+  const names: string[] = [];
+  for (const user of users) names.push(...(await user.usersOf(db, id)));
+  if (names.length === 0) return;
+  const shown = names.slice(0, USERS_NAMED);
+  const more = names.length - shown.length;
+  const listed =
+    more > 0
+      ? `${shown.join(', ')} and ${more} more`
+      : shown.length === 1
+        ? shown[0]
+        : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+  throw new ConflictError(
+    `studio ${id} is used by ${listed}; change ${names.length === 1 ? 'that' : 'those'} first`,
+    { users: names },
+  );
+}
+
+/**
+ * Deletes a studio; refused while anything uses it, and one with content only when forced,
+ * as its content goes with it.
+ */
 export async function deleteStudio(
   db: Kysely<Database>,
   id: string,
   force: boolean,
-  contents: readonly StudioContent[],
+  dependants: StudioDependants,
   actor: string,
 ): Promise<void> {
+  const { contents, users } = dependants;
   await inTransaction(db, async (trx) => {
     const before = await getStudio(trx, id);
+    await assertUnused(trx, id, users);
     for (const content of force ? [] : contents) {
       if (await content.exists(trx, id)) {
         throw new ConflictError(`studio ${id} has ${content.name}; delete them first or pass force=true`);

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { adminAuth, build, buildNodes, contractTest, engines, skipReason } from '../helpers/app.js';
+import { sql } from 'kysely';
+import {
+  adminAuth,
+  build,
+  buildNodes,
+  contractTest,
+  engines,
+  freshStore,
+  skipReason,
+} from '../helpers/app.js';
 import { basic, createUser, PASSWORD } from '../users/helpers.js';
 import type { Seeded } from './reference.js';
 import * as reference from './reference.js';
@@ -312,6 +321,74 @@ for (const engine of engines) {
         headers: { authorization: adminAuth },
       });
       assert.deepEqual(again.json(), { searches: 0, signals: 0 });
+    });
+
+    test("the privacy delete also erases the searches an experiment's own parameter assigned, by that value", async (t) => {
+      const { app, store, seeded, advance } = await shop(t);
+      // A visitor known only by the experiment's parameter (`visitor`), with no user id.
+      const unit = (value: string) => ({ id: 'ab', variant: 'b', unit: value });
+      const visitor = [
+        { at: D10 + 1 * HOUR + 5, query: 'shoes', hits: 40, docIds: ['d1'], experiment: unit('v1') },
+        { at: D10 + 7 * HOUR, query: 'my name', hits: 1, docIds: ['n1'], experiment: unit('v1') },
+      ];
+      const other = {
+        at: D10 + 7 * HOUR + 5,
+        query: 'boots',
+        hits: 3,
+        docIds: ['b1'],
+        experiment: unit('v2'),
+      };
+      const ids = await insertSearches(store.db, [...visitor, other]);
+      await insertSignals(store.db, [
+        { queryId: ids[1]!, type: 'click', docId: 'n1', at: D10 + 7 * HOUR + 9 },
+      ]);
+      seeded.searches.push({ ...other, id: ids[2]! });
+      advance(HOUR);
+      await app.parts.analytics.rollChanged();
+      const during = (await analytics(app, `/searches?${RANGE}`)).body.searches;
+      assert.ok(during.some((s: { search: string }) => s.search === 'my name'));
+
+      const erased = await app.inject({
+        method: 'DELETE',
+        url: '/api/apps/shop/signals?user_id=v1',
+        headers: { authorization: adminAuth },
+      });
+      assert.equal(erased.statusCode, 200, erased.body);
+      assert.deepEqual(erased.json(), { searches: 2, signals: 1 });
+      const left = await store.db.selectFrom('search_signal').select('id').where('id', 'in', ids).execute();
+      assert.deepEqual(
+        left.map((row) => row.id),
+        [ids[2]],
+        "another visitor's search stays",
+      );
+      // Rolled again at once: the answers are those without the visitor's rows.
+      assert.deepEqual(
+        (await analytics(app, `/searches?${RANGE}`)).body.searches,
+        reference.topSearches(seeded, D9, D10),
+      );
+      assert.deepEqual(
+        (await analytics(app, `/rates?${RANGE}&interval=hour`)).body.dates,
+        reference.rates(seeded, D9, D10, 'hour'),
+      );
+    });
+
+    test("the privacy delete finds an experiment's searches through an index, not by reading the table", async (t) => {
+      const fresh = await freshStore(engine);
+      t.after(() => fresh.close());
+      const db = fresh.store.db;
+      const step = sql`select id from search_signal where unit_hash = 'h' and app = 'shop'`;
+      if (engine === 'sqlite') {
+        const plan = await sql<{ detail: string }>`explain query plan ${step}`.execute(db);
+        assert.match(plan.rows.map((r) => r.detail).join('\n'), /INDEX search_signal_by_unit/);
+      } else {
+        // An empty table is cheapest to scan; the question is whether the index can serve.
+        await db.connection().execute(async (connection) => {
+          await sql`set enable_seqscan = off`.execute(connection);
+          const plan = await sql<{ 'QUERY PLAN': string }>`explain ${step}`.execute(connection);
+          await sql`reset enable_seqscan`.execute(connection);
+          assert.match(plan.rows.map((r) => r['QUERY PLAN']).join('\n'), /search_signal_by_unit/);
+        });
+      }
     });
 
     contract('admins, merchandisers and viewers read; search-only keys and strangers do not', async (t) => {

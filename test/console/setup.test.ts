@@ -1,9 +1,9 @@
 // Setting searchdeck up in the console alone, in a real browser against the real service on a
 // fresh SQLite database and the project's real SolrCloud: an admin signs in to an empty
 // install, creates a studio from the Rules page's empty state, renames and deletes one (asked
-// first), adds a search cluster whose check's steps are listed as passed, sees a wrong Solr
-// password refused with the failed step in plain words, and keeps the stored password when
-// editing. Each form fits a phone's 390 px and has no serious or critical axe violation.
+// first) and is told why a studio a query profile uses is not deleted, adds a search cluster
+// whose check's steps are listed as passed, sees a wrong Solr password refused with the failed
+// step in plain words, and keeps the stored password when editing. Each form fits a phone's 390 px and has no serious or critical axe violation.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -121,6 +121,46 @@ describe('setting up in the console', { skip }, () => {
     await dialog.getByRole('button', { name: 'Delete studio' }).click();
     await page.getByRole('button', { name: 'Delete Old shop' }).waitFor({ state: 'detached' });
     assert.equal((await suite.service.admin('GET', '/api/studios/old')).status, 404);
+
+    // A studio a query profile uses is not deleted: the answer names the profile, and no second
+    // question offers to force it (forcing would not help).
+    const ok = (answer: { status: number; body: unknown }) =>
+      assert.ok(answer.status < 300, JSON.stringify(answer.body));
+    ok(await suite.service.admin('POST', '/api/studios', { id: 'used', name: 'Used shop' }));
+    try {
+      ok(
+        await suite.service.admin('POST', '/api/apps/shop/searchCluster', {
+          id: 'parked',
+          connectString: 'http://127.0.0.1:1/solr',
+          cloud: false,
+        }),
+      );
+      ok(
+        await suite.service.admin('PUT', '/api/apps/shop/query-profiles/main', {
+          searchCluster: 'parked',
+          collection: 'products',
+          studio: 'used',
+        }),
+      );
+      await page.goto(`${suite.service.url}/console/studios`);
+      await page.getByRole('button', { name: 'Delete Used shop' }).click();
+      await page
+        .getByRole('dialog', { name: 'Delete the studio "Used shop"?' })
+        .getByRole('button', { name: 'Delete studio' })
+        .click();
+      // Before, the page took any 409 for rules left in the studio and asked to force it.
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'studio used is used by query profile shop/main; change that first' })
+        .waitFor();
+      assert.equal(await page.getByRole('dialog', { name: /still has rules/ }).count(), 0);
+      assert.equal((await suite.service.admin('GET', '/api/studios/used')).status, 200);
+    } finally {
+      // Put back as it was: the next tests start from an install without clusters.
+      await suite.service.admin('DELETE', '/api/apps/shop/query-profiles/main');
+      await suite.service.admin('DELETE', '/api/apps/shop/searchCluster/parked');
+      await suite.service.admin('DELETE', '/api/studios/used');
+    }
   });
 
   test('a search cluster on the real Solr is added with its check passed, step by step', async () => {

@@ -282,5 +282,59 @@ for (const engine of engines) {
         ['visitors', answer.fusion.variant, hasher.hash('v-1'), hasher.hash('u-1')],
       );
     });
+
+    test("a privacy delete by the value of an experiment's own parameter erases the searches it assigned", async (t) => {
+      const { app, store } = await build(t, engine, { tuning: { searchLogFlushMs: 20 } });
+      const { key } = await shopOnTestSolr(app, solr, { defaults: { rows: '3', fl: 'id' } });
+      const created = await call(app, 'POST', '/api/apps/shop/experiments', {
+        id: 'visitors',
+        uniqueIdParameter: 'visitor',
+        enabled: true,
+        variants: [
+          { id: 'a', weight: 1 },
+          { id: 'b', weight: 1 },
+        ],
+      });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const attached = await call(app, 'PUT', '/api/apps/shop/query-profiles/web', {
+        searchCluster: 'solr',
+        collection: solr.collection,
+        studio: 'studio1',
+        defaults: { rows: '3', fl: 'id' },
+        experiment: 'visitors',
+      });
+      assert.equal(attached.status, 200, JSON.stringify(attached.body));
+      // No user id: the shop knows these shoppers only by the visitor parameter.
+      const queryIds: string[] = [];
+      for (const search of ['q=kettle&visitor=v1', 'q=toaster&visitor=v1', 'q=kettle&visitor=v2']) {
+        const response = await app.inject({
+          method: 'GET',
+          url: `/api/apps/shop/query/web?${search}`,
+          headers: { authorization: `Bearer ${key}` },
+        });
+        assert.equal(response.statusCode, 200, response.body);
+        queryIds.push(response.json().fusion.queryId);
+      }
+      const stored = () =>
+        store.db
+          .selectFrom('search_signal')
+          .select(['id', 'user_hash'])
+          .where('id', 'in', queryIds)
+          .execute();
+      const rows = await eventually(async () => {
+        const found = await stored();
+        assert.equal(found.length, 3, 'not every response signal yet');
+        return found;
+      });
+      assert.ok(rows.every((row) => row.user_hash === null));
+      const erased = await call(app, 'DELETE', '/api/apps/shop/signals?user_id=v1');
+      assert.equal(erased.status, 200, JSON.stringify(erased.body));
+      assert.deepEqual(erased.body, { searches: 2, signals: 0 });
+      assert.deepEqual(
+        (await stored()).map((row) => row.id),
+        [queryIds[2]],
+        "the other visitor's search stays",
+      );
+    });
   });
 }

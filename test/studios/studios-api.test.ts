@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { call } from '../helpers/api.js';
 import { adminAuth, build, contractTest, engines, skipReason } from '../helpers/app.js';
 
 function admin(
@@ -65,6 +66,58 @@ for (const engine of engines) {
       assert.equal((await admin(app, 'DELETE', '/api/studios/shop')).statusCode, 204);
       assert.equal((await admin(app, 'GET', '/api/studios/shop')).statusCode, 404);
       assert.equal((await admin(app, 'DELETE', '/api/studios/shop')).statusCode, 404);
+    });
+
+    test('refuses to delete a studio a query profile or an experiment uses, forced or not, and changes nothing', async (t) => {
+      const { app } = await build(t, engine);
+      const ok = (answer: { status: number; body: unknown }) =>
+        assert.ok(answer.status < 300, JSON.stringify(answer.body));
+      ok(await call(app, 'POST', '/api/studios', { id: 'shop', name: 'Shop' }));
+      ok(await call(app, 'POST', '/api/studios', { id: 'spare', name: 'Spare' }));
+      ok(
+        await call(app, 'PUT', '/api/apps/web/searchCluster/solr', {
+          id: 'solr',
+          connectString: '127.0.0.1:2181/solr',
+        }),
+      );
+      const profile = { searchCluster: 'solr', collection: 'products', studio: 'shop' };
+      ok(await call(app, 'PUT', '/api/apps/web/query-profiles/main', profile));
+      const variants = [
+        { id: 'a', weight: 1 },
+        { id: 'b', weight: 1, studio: 'shop' },
+      ];
+      ok(await call(app, 'POST', '/api/apps/web/experiments', { id: 'ab', variants }));
+      const history = async () => (await call(app, 'GET', '/api/history?size=1000')).body.content.length;
+      const before = { studio: (await call(app, 'GET', '/api/studios/shop')).body, events: await history() };
+      for (const url of ['/api/studios/shop', '/api/studios/shop?force=true', '/api/apps/web/studios/shop']) {
+        const refused = await call(app, 'DELETE', url);
+        assert.equal(refused.status, 409, url);
+        assert.equal(refused.body.code, 'conflict');
+        assert.equal(
+          refused.body.message,
+          'studio shop is used by query profile web/main and experiment web/ab; change those first',
+        );
+        assert.deepEqual(refused.body.details.users, ['query profile web/main', 'experiment web/ab']);
+      }
+      assert.deepEqual(
+        { studio: (await call(app, 'GET', '/api/studios/shop')).body, events: await history() },
+        before,
+      );
+      // One user left: named alone.
+      ok(await call(app, 'PUT', '/api/apps/web/query-profiles/main', { ...profile, studio: 'spare' }));
+      const one = await call(app, 'DELETE', '/api/studios/shop');
+      assert.equal(one.status, 409);
+      assert.equal(one.body.message, 'studio shop is used by experiment web/ab; change that first');
+      ok(
+        await call(app, 'PUT', '/api/apps/web/experiments/ab', {
+          variants: [variants[0], { id: 'b', weight: 1 }],
+        }),
+      );
+      assert.equal((await call(app, 'DELETE', '/api/studios/shop')).status, 204);
+      // The spare studio's user is a profile only.
+      assert.equal((await call(app, 'DELETE', '/api/studios/spare')).status, 409);
+      ok(await call(app, 'DELETE', '/api/apps/web/query-profiles/main'));
+      assert.equal((await call(app, 'DELETE', '/api/studios/spare')).status, 204);
     });
 
     test('shows a client’s secret only when it is created, and revokes clients', async (t) => {

@@ -35,6 +35,7 @@ export interface ErrorBody {
   message?: string;
   code?: string;
   errors?: FieldError[];
+  details?: Record<string, unknown>;
 }
 
 export function errorOf(error: unknown): ErrorBody {

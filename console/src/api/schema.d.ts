@@ -477,7 +477,7 @@ export interface paths {
         /** Rename a studio or set its sync targets (webhooks); the secret of a new target is shown only here */
         put: operations["updateStudio"];
         post?: never;
-        /** Delete a studio (with its rules only when forced) */
+        /** Delete a studio (with its rules and rewrites only when forced); refused while a query profile or experiment uses it */
         delete: operations["deleteStudio"];
         options?: never;
         head?: never;
@@ -1006,7 +1006,7 @@ export interface paths {
         /** Rename a studio or set its sync targets (webhooks); the secret of a new target is shown only here */
         put: operations["updateStudioInApp"];
         post?: never;
-        /** Delete a studio (with its rules only when forced) */
+        /** Delete a studio (with its rules and rewrites only when forced); refused while a query profile or experiment uses it */
         delete: operations["deleteStudioInApp"];
         options?: never;
         head?: never;

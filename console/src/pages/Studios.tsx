@@ -1,6 +1,7 @@
 // Studios: the places a shop's rules and rewrites live. Every role sees them; an admin creates,
 // renames and deletes them (a studio that still holds rules or rewrites is deleted only when
-// the admin confirms a second time, naming that they go with it).
+// the admin confirms a second time, naming that they go with it; one that a query profile or
+// experiment uses is not deleted, and the page shows the answer naming them).
 import { type FormEvent, useState } from 'react';
 import { api, type ErrorBody, errorOf, mayEdit, type Session } from '../api/client';
 import type { paths } from '../api/schema';
@@ -39,7 +40,9 @@ export function StudiosPage({ session }: { session: Session }) {
     });
     if (!confirmed) return;
     let answer = await api.DELETE('/api/studios/{id}', { params: { path: { id: studio.id } } });
-    if (answer.response.status === 409) {
+    // A studio that a query profile or experiment uses is refused forced or not, its users
+    // named (details.users): only a studio's own rules and rewrites are worth a second question.
+    if (answer.response.status === 409 && errorOf(answer.error).details?.users === undefined) {
       const force = await confirm({
         title: `"${studio.name}" still has rules or rewrites`,
         message:
