@@ -19,13 +19,17 @@ import { targetTable } from './targets.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const RULES = quick ? 2_000 : 10_000;
-const SECONDS = quick ? 2 : 5;
+const SECONDS = quick ? 2 : 3;
 // Many short rounds, each side in turn: the spread between rounds (Solr and the load generator share
-// the cores) is larger than the effect measured, and the median of the pairs narrows it.
-const ROUNDS = quick ? 2 : 10;
+// the cores, whose speed shifts for seconds at a time) is larger than the effect measured, and the
+// median of the pairs narrows it. A third side, a second profile without an experiment, measures
+// that spread itself: its share of the first is what the same work gives. A multiple of the
+// three sides, so that each starts as many rounds as the others.
+const ROUNDS = quick ? 3 : 18;
 const SHOPPERS = 5_000;
 const PASSWORD = 'bench-password';
 const OF_PLAIN = 0.95;
+type Side = 'plain' | 'again' | 'ab';
 const admin = { authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}` };
 
 export const experimentsBenchmark: Benchmark = {
@@ -103,13 +107,15 @@ export const experimentsBenchmark: Benchmark = {
           logSearches: false,
         };
         await post('/api/apps/shop/query-profiles', { id: 'plain', ...profile });
+        await post('/api/apps/shop/query-profiles', { id: 'again', ...profile });
         await post('/api/apps/shop/query-profiles', { id: 'ab', ...profile, experiment: 'ab' });
         const keys = {
           plain: String((await post('/api/apps/shop/query-profiles/plain/keys')).key),
+          again: String((await post('/api/apps/shop/query-profiles/again/keys')).key),
           ab: String((await post('/api/apps/shop/query-profiles/ab/keys')).key),
         };
         const queries = catalogQueries(5_000);
-        for (const id of ['plain', 'ab'] as const) {
+        for (const id of ['plain', 'again', 'ab'] as const) {
           const check = await fetch(
             `${service.url}/api/apps/shop/query/${id}?q=${encodeURIComponent(queries[0]!)}&user_id=s1`,
             { headers: { authorization: `Bearer ${keys[id]}` } },
@@ -119,7 +125,7 @@ export const experimentsBenchmark: Benchmark = {
           if (id === 'ab' && !body.includes('"variant":')) throw new Error('the experiment does not run');
         }
         // The same queries and shoppers on both sides, round by round.
-        const stream = (id: 'plain' | 'ab') => (round: number) => {
+        const stream = (id: Side) => (round: number) => {
           let next = round * 997;
           return () => {
             const n = next++;
@@ -127,7 +133,7 @@ export const experimentsBenchmark: Benchmark = {
             return `/api/apps/shop/query/${id}?q=${q}&rows=10&user_id=s${n % SHOPPERS}`;
           };
         };
-        const side = (id: 'plain' | 'ab', connections: number) =>
+        const side = (id: Side, connections: number) =>
           sideByRound(
             service.pid,
             {
@@ -147,6 +153,7 @@ export const experimentsBenchmark: Benchmark = {
           const sides = await rotatingRounds(ROUNDS, {
             running: side('ab', connections),
             plain: side('plain', connections),
+            again: side('again', connections),
           });
           const ratio = ratioOf({ ours: sides.running, peer: sides.plain }, (m) => m.rps);
           rows.push(
@@ -165,6 +172,15 @@ export const experimentsBenchmark: Benchmark = {
               measure: medianMeasure(sides.plain),
             },
           );
+          // The same work on both sides: how far apart the rounds put two equal profiles.
+          const same = ratioOf({ ours: sides.again, peer: sides.plain }, (m) => m.rps);
+          rows.push({
+            scenario: `a second profile without an experiment, ${connections} connection(s)`,
+            engine,
+            measure: medianMeasure(sides.again),
+            peer: 'no experiment (the same work)',
+            ratio: same,
+          });
           figures.push({
             figure: `throughput with an experiment, share of without, ${connections} connection(s)`,
             value: formatRatio(ratio),
@@ -182,11 +198,16 @@ export const experimentsBenchmark: Benchmark = {
             value: formatRatio(cpu),
             target: '',
           });
+          figures.push({
+            figure: `a second profile without an experiment, share of the first, ${connections} connection(s) (the spread the same work shows)`,
+            value: formatRatio(same),
+            target: '',
+          });
         }
         return [
           `## Query endpoint with an experiment running (${engine})`,
           '',
-          `Shopper queries through two profiles of one app over the same collection and studio (${RULES.toLocaleString('en')} live rules, ${engine}, key authentication, search logging off), one running an A/B experiment (two variants of weight 50, each shopper assigned from their \`user_id\`, variant b's params applied), the other none, against a real Solr 9.10.1 node (${BENCH_CATALOG_SIZE.toLocaleString('en')} products of the sample catalog). Both sides get the same queries from the same ${SHOPPERS.toLocaleString('en')} shopper ids; after a warm-up, ${ROUNDS} rounds of ${SECONDS} s per connection count, each round starting with the next side. Both sides record a response signal per query; another node holds the rollup's lease, so the roll of the growing current hour (up to a fifth of a node's time, in bursts of seconds, measured in the signals bench) does not land in some rounds and not others. The variant's params leave Solr's work unchanged, so the ratio is the cost of assignment (a SHA-256 per query), the variant's params and the answer's and signal's extra fields.`,
+          `Shopper queries through three profiles of one app over the same collection and studio (${RULES.toLocaleString('en')} live rules, ${engine}, key authentication, search logging off), one running an A/B experiment (two variants of weight 50, each shopper assigned from their \`user_id\`, variant b's params applied), two others none (the second measures how far apart the rounds put the same work), against a real Solr 9.10.1 node (${BENCH_CATALOG_SIZE.toLocaleString('en')} products of the sample catalog). All sides get the same queries from the same ${SHOPPERS.toLocaleString('en')} shopper ids; after a warm-up, ${ROUNDS} rounds of ${SECONDS} s per connection count, each round starting with the next side. Every side records a response signal per query; another node holds the rollup's lease, so the roll of the growing current hour (up to a fifth of a node's time, in bursts of seconds, measured in the signals bench) does not land in some rounds and not others. The variant's params leave Solr's work unchanged, so the ratio is the cost of assignment (a SHA-256 per query), the variant's params and the answer's and signal's extra fields.`,
           '',
           comparisonTable(rows),
           '',
