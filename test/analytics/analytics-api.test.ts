@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import {
   adminAuth,
@@ -68,6 +69,27 @@ async function seedShop(db: Parameters<typeof insertSearches>[0]): Promise<Seede
 }
 
 const RANGE = 'startDate=2026-03-09&endDate=2026-03-10';
+
+/** The top searches and the hourly rates of the range are the reference's over these rows. */
+async function answersAreOf(app: FastifyInstance, seeded: Seeded) {
+  assert.deepEqual(
+    (await analytics(app, `/searches?${RANGE}`)).body.searches,
+    reference.topSearches(seeded, D9, D10),
+  );
+  assert.deepEqual(
+    (await analytics(app, `/rates?${RANGE}&interval=hour`)).body.dates,
+    reference.rates(seeded, D9, D10, 'hour'),
+  );
+}
+
+/** A privacy delete of one shopper's rows in the shop, sent with these credentials. */
+function eraseShopper(app: FastifyInstance, userId: string, authorization: string) {
+  return app.inject({
+    method: 'DELETE',
+    url: `/api/apps/shop/signals?user_id=${userId}`,
+    headers: { authorization },
+  });
+}
 
 for (const engine of engines) {
   describe(`the Analytics API on ${engine}`, { skip: await skipReason(engine) }, () => {
@@ -270,28 +292,13 @@ for (const engine of engines) {
       assert.ok(during.some((s: { search: string }) => s.search === 'secret gift'));
 
       const viewer = await createUser(app, 'view', 'viewer').then(() => basic('view', PASSWORD));
-      const refused = await app.inject({
-        method: 'DELETE',
-        url: '/api/apps/shop/signals?user_id=alice',
-        headers: { authorization: viewer },
-      });
+      const refused = await eraseShopper(app, 'alice', viewer);
       assert.equal(refused.statusCode, 403);
-      const erased = await app.inject({
-        method: 'DELETE',
-        url: '/api/apps/shop/signals?user_id=alice',
-        headers: { authorization: adminAuth },
-      });
+      const erased = await eraseShopper(app, 'alice', adminAuth);
       assert.equal(erased.statusCode, 200, erased.body);
       assert.deepEqual(erased.json(), { searches: 2, signals: 3 });
       // At once, without waiting for the job: exactly the answers without Alice's rows.
-      assert.deepEqual(
-        (await analytics(app, `/searches?${RANGE}`)).body.searches,
-        reference.topSearches(seeded, D9, D10),
-      );
-      assert.deepEqual(
-        (await analytics(app, `/rates?${RANGE}&interval=hour`)).body.dates,
-        reference.rates(seeded, D9, D10, 'hour'),
-      );
+      await answersAreOf(app, seeded);
       assert.deepEqual(
         (await analytics(app, `/documents?${RANGE}`)).body.documents,
         reference.documents(seeded, D9, D10),
@@ -315,11 +322,7 @@ for (const engine of engines) {
         (await analytics(app, `/searches?${RANGE}`)).body.searches,
         reference.topSearches(seeded, D9, D10),
       );
-      const again = await app.inject({
-        method: 'DELETE',
-        url: '/api/apps/shop/signals?user_id=alice',
-        headers: { authorization: adminAuth },
-      });
+      const again = await eraseShopper(app, 'alice', adminAuth);
       assert.deepEqual(again.json(), { searches: 0, signals: 0 });
     });
 
@@ -348,11 +351,7 @@ for (const engine of engines) {
       const during = (await analytics(app, `/searches?${RANGE}`)).body.searches;
       assert.ok(during.some((s: { search: string }) => s.search === 'my name'));
 
-      const erased = await app.inject({
-        method: 'DELETE',
-        url: '/api/apps/shop/signals?user_id=v1',
-        headers: { authorization: adminAuth },
-      });
+      const erased = await eraseShopper(app, 'v1', adminAuth);
       assert.equal(erased.statusCode, 200, erased.body);
       assert.deepEqual(erased.json(), { searches: 2, signals: 1 });
       const left = await store.db.selectFrom('search_signal').select('id').where('id', 'in', ids).execute();
@@ -362,14 +361,7 @@ for (const engine of engines) {
         "another visitor's search stays",
       );
       // Rolled again at once: the answers are those without the visitor's rows.
-      assert.deepEqual(
-        (await analytics(app, `/searches?${RANGE}`)).body.searches,
-        reference.topSearches(seeded, D9, D10),
-      );
-      assert.deepEqual(
-        (await analytics(app, `/rates?${RANGE}&interval=hour`)).body.dates,
-        reference.rates(seeded, D9, D10, 'hour'),
-      );
+      await answersAreOf(app, seeded);
     });
 
     test("the privacy delete finds an experiment's searches through an index, not by reading the table", async (t) => {
@@ -410,11 +402,7 @@ for (const engine of engines) {
         assert.equal(answer.status, 401, JSON.stringify(answer.body));
         assert.equal((await analytics(app, path, '')).status, 401);
       }
-      const erase = await app.inject({
-        method: 'DELETE',
-        url: '/api/apps/shop/signals?user_id=a',
-        headers: { authorization: bearer },
-      });
+      const erase = await eraseShopper(app, 'a', bearer);
       assert.equal(erase.statusCode, 401);
       const merch = await app.inject({
         method: 'DELETE',
@@ -487,11 +475,7 @@ for (const engine of engines) {
       );
 
       // Carol's privacy request, on node one: node two counts her search nowhere.
-      const erased = await one!.app.inject({
-        method: 'DELETE',
-        url: '/api/apps/shop/signals?user_id=carol',
-        headers: { authorization: adminAuth },
-      });
+      const erased = await eraseShopper(one!.app, 'carol', adminAuth);
       assert.equal(erased.statusCode, 200, erased.body);
       seeded.searches = seeded.searches.filter((s) => s.id !== old);
       seeded.signals = seeded.signals.filter((g) => g.queryId !== old);

@@ -5,6 +5,7 @@
 // variant's params are the profile's own and no answer carries a variant.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
 import { call } from '../helpers/api.js';
 import { build, engines, skipReason } from '../helpers/app.js';
 import { eventually } from '../helpers/eventually.js';
@@ -235,11 +236,15 @@ for (const engine of engines) {
       assert.equal((await call(app, 'GET', '/api/apps/shop/experiments/studios')).body.running, false);
     });
 
-    test('a uniqueIdParameter of its own is read, taken out of the parameters and hashed in the signal', async (t) => {
-      const { app, store } = await build(t, engine, { tuning: { searchLogFlushMs: 20 } });
-      const { key } = await shopOnTestSolr(app, solr, {
-        defaults: { rows: '3', fl: 'id', echoParams: 'all' },
-      });
+    /**
+     * The shop's profile on the test Solr running an A/B experiment that assigns shoppers by a
+     * `visitor` parameter of its own; answers the profile's search-only key.
+     */
+    async function visitorsExperiment(
+      app: FastifyInstance,
+      defaults: Record<string, string>,
+    ): Promise<string> {
+      const { key } = await shopOnTestSolr(app, solr, { defaults });
       const created = await call(app, 'POST', '/api/apps/shop/experiments', {
         id: 'visitors',
         uniqueIdParameter: 'visitor',
@@ -254,10 +259,16 @@ for (const engine of engines) {
         searchCluster: 'solr',
         collection: solr.collection,
         studio: 'studio1',
-        defaults: { rows: '3', fl: 'id', echoParams: 'all' },
+        defaults,
         experiment: 'visitors',
       });
       assert.equal(attached.status, 200, JSON.stringify(attached.body));
+      return key;
+    }
+
+    test('a uniqueIdParameter of its own is read, taken out of the parameters and hashed in the signal', async (t) => {
+      const { app, store } = await build(t, engine, { tuning: { searchLogFlushMs: 20 } });
+      const key = await visitorsExperiment(app, { rows: '3', fl: 'id', echoParams: 'all' });
       const response = await app.inject({
         method: 'GET',
         url: '/api/apps/shop/query/web?q=kettle&visitor=v-1&user_id=u-1',
@@ -285,25 +296,7 @@ for (const engine of engines) {
 
     test("a privacy delete by the value of an experiment's own parameter erases the searches it assigned", async (t) => {
       const { app, store } = await build(t, engine, { tuning: { searchLogFlushMs: 20 } });
-      const { key } = await shopOnTestSolr(app, solr, { defaults: { rows: '3', fl: 'id' } });
-      const created = await call(app, 'POST', '/api/apps/shop/experiments', {
-        id: 'visitors',
-        uniqueIdParameter: 'visitor',
-        enabled: true,
-        variants: [
-          { id: 'a', weight: 1 },
-          { id: 'b', weight: 1 },
-        ],
-      });
-      assert.equal(created.status, 200, JSON.stringify(created.body));
-      const attached = await call(app, 'PUT', '/api/apps/shop/query-profiles/web', {
-        searchCluster: 'solr',
-        collection: solr.collection,
-        studio: 'studio1',
-        defaults: { rows: '3', fl: 'id' },
-        experiment: 'visitors',
-      });
-      assert.equal(attached.status, 200, JSON.stringify(attached.body));
+      const key = await visitorsExperiment(app, { rows: '3', fl: 'id' });
       // No user id: the shop knows these shoppers only by the visitor parameter.
       const queryIds: string[] = [];
       for (const search of ['q=kettle&visitor=v1', 'q=toaster&visitor=v1', 'q=kettle&visitor=v2']) {
