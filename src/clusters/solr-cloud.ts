@@ -23,7 +23,11 @@ export async function withEnsemble<T>(
     } catch (error) {
       if (!(error instanceof ZooKeeperError && error.kind === 'timeout')) throw error;
       // The client retries refused and silent addresses alike until the time-out, so both causes stay open.
-      throw new Error(`${error.message}: is ZooKeeper running there, and reachable from this server?`);
+      // The message names the cluster's own time-out, not what was left of it when the connection began.
+      throw new Error(
+        `could not connect to ZooKeeper at ${settings.connectString} within ${settings.zkConnectTimeout} ms: ` +
+          'is ZooKeeper running there, and reachable from this server?',
+      );
     }
   });
   try {
