@@ -12,22 +12,71 @@ function chunks<T>(items: readonly T[]): T[][] {
   return out;
 }
 
+type ShopperSearch = { id: string; profile_id: string; at: number | string };
+
 /**
  * The app's searches made with the shopper's value: as their user id, or as the value of an
- * experiment's uniqueIdParameter (which may be another parameter). Two lookups, each along
- * its own index, rather than one `or` a planner might read the table for.
+ * experiment's uniqueIdParameter (which may be another parameter). Each lookup seeks an index
+ * rather than reading the table: the user id along its own, the experiment's value along the
+ * experiments' index (app, experiment, variant, unit_hash), once for each experiment and
+ * variant the app's searches name, deleted experiments' included.
  */
-async function selectShopperSearches(trx: Kysely<Database>, app: string, hash: string) {
-  const found = new Map<string, { id: string; profile_id: string; at: number | string }>();
-  for (const column of ['user_hash', 'unit_hash'] as const)
-    for (const row of await trx
-      .selectFrom('search_signal')
-      .select(['id', 'profile_id', 'at'])
-      .where(column, '=', hash)
-      .where('app', '=', app)
-      .execute())
-      found.set(row.id, row);
+async function selectShopperSearches(
+  trx: Kysely<Database>,
+  app: string,
+  hash: string,
+): Promise<ShopperSearch[]> {
+  const found = new Map<string, ShopperSearch>();
+  const keep = (rows: ShopperSearch[]) => {
+    for (const row of rows) found.set(row.id, row);
+  };
+  const searches = trx.selectFrom('search_signal').select(['id', 'profile_id', 'at']).where('app', '=', app);
+  keep(await searches.where('user_hash', '=', hash).execute());
+  for (const { experiment, variant } of await experimentVariants(trx, app))
+    keep(
+      await searches
+        .where('experiment', '=', experiment)
+        .where('variant', '=', variant)
+        .where('unit_hash', '=', hash)
+        .execute(),
+    );
   return [...found.values()];
+}
+
+/**
+ * The distinct experiment and variant pairs of the app's searches, found by skipping along the
+ * experiments' index from one pair to the next: a seek per pair, however many searches each has.
+ */
+export async function experimentVariants(
+  trx: Kysely<Database>,
+  app: string,
+): Promise<{ experiment: string; variant: string }[]> {
+  const pairs: { experiment: string; variant: string }[] = [];
+  const inApp = trx.selectFrom('search_signal').where('app', '=', app);
+  let experiment: string | undefined;
+  for (;;) {
+    const next = await inApp
+      .select('experiment')
+      .where('experiment', experiment === undefined ? 'is not' : '>', experiment ?? null)
+      .orderBy('experiment')
+      .limit(1)
+      .executeTakeFirst();
+    if (next?.experiment == null) return pairs;
+    experiment = next.experiment;
+    let variant: string | undefined;
+    for (;;) {
+      const row = await inApp
+        .select('variant')
+        .where('experiment', '=', experiment)
+        .where('variant', variant === undefined ? 'is not' : '>', variant ?? null)
+        .orderBy('variant')
+        .limit(1)
+        .executeTakeFirst();
+      if (row?.variant == null) break;
+      variant = row.variant;
+      pairs.push({ experiment, variant });
+    }
+  }
 }
 
 /**

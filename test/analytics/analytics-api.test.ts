@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { experimentVariants } from '../../src/analytics/privacy-repository.js';
 import {
   adminAuth,
   build,
@@ -364,23 +365,74 @@ for (const engine of engines) {
       await answersAreOf(app, seeded);
     });
 
-    test("the privacy delete finds an experiment's searches through an index, not by reading the table", async (t) => {
+    test("the privacy delete finds an experiment's searches along the experiments' index, not by reading the table", async (t) => {
       const fresh = await freshStore(engine);
       t.after(() => fresh.close());
       const db = fresh.store.db;
-      const step = sql`select id from search_signal where unit_hash = 'h' and app = 'shop'`;
-      if (engine === 'sqlite') {
-        const plan = await sql<{ detail: string }>`explain query plan ${step}`.execute(db);
-        assert.match(plan.rows.map((r) => r.detail).join('\n'), /INDEX search_signal_by_unit/);
-      } else {
-        // An empty table is cheapest to scan; the question is whether the index can serve.
-        await db.connection().execute(async (connection) => {
-          await sql`set enable_seqscan = off`.execute(connection);
-          const plan = await sql<{ 'QUERY PLAN': string }>`explain ${step}`.execute(connection);
-          await sql`reset enable_seqscan`.execute(connection);
-          assert.match(plan.rows.map((r) => r['QUERY PLAN']).join('\n'), /search_signal_by_unit/);
-        });
+      // Each step of the skip from one experiment and variant to the next, and the seek in each.
+      const steps = [
+        sql`select experiment from search_signal where app = 'shop' and experiment > 'e' order by experiment limit 1`,
+        sql`select variant from search_signal where app = 'shop' and experiment = 'e' and variant > 'b' order by variant limit 1`,
+        sql`select id from search_signal where app = 'shop' and experiment = 'e' and variant = 'b' and unit_hash = 'h'`,
+      ];
+      for (const step of steps) {
+        if (engine === 'sqlite') {
+          const plan = (await sql<{ detail: string }>`explain query plan ${step}`.execute(db)).rows
+            .map((r) => r.detail)
+            .join('\n');
+          assert.match(plan, /INDEX search_signal_by_experiment/);
+          assert.doesNotMatch(plan, /TEMP B-TREE/, 'the index gives the order');
+        } else {
+          // An empty table is cheapest to scan; the question is whether the index can serve.
+          await db.connection().execute(async (connection) => {
+            await sql`set enable_seqscan = off`.execute(connection);
+            const plan = (await sql<{ 'QUERY PLAN': string }>`explain ${step}`.execute(connection)).rows
+              .map((r) => r['QUERY PLAN'])
+              .join('\n');
+            await sql`reset enable_seqscan`.execute(connection);
+            assert.match(plan, /search_signal_by_experiment/);
+            assert.doesNotMatch(plan, /Sort/, 'the index gives the order');
+          });
+        }
       }
+    });
+
+    test('the skip along the experiments index finds every experiment and variant of the app, and no other', async (t) => {
+      const fresh = await freshStore(engine);
+      t.after(() => fresh.close());
+      const pairs = [
+        ['ab', 'a'],
+        ['ab', 'b'],
+        ['ab', 'b'],
+        ['gone', 'control'],
+        ['z', 'a'],
+      ];
+      await insertSearches(fresh.store.db, [
+        ...pairs.map(([id, variant], i) => ({
+          at: D10 + i,
+          query: 'q',
+          hits: 1,
+          docIds: [],
+          experiment: { id: id!, variant: variant!, unit: `u${i}` },
+        })),
+        { at: D10, query: 'plain', hits: 1, docIds: [] },
+      ]);
+      await insertSearches(fresh.store.db, [
+        {
+          app: 'other',
+          at: D10,
+          query: 'q',
+          hits: 1,
+          experiment: { id: 'elsewhere', variant: 'a', unit: 'u' },
+        },
+      ]);
+      assert.deepEqual(await experimentVariants(fresh.store.db, 'shop'), [
+        { experiment: 'ab', variant: 'a' },
+        { experiment: 'ab', variant: 'b' },
+        { experiment: 'gone', variant: 'control' },
+        { experiment: 'z', variant: 'a' },
+      ]);
+      assert.deepEqual(await experimentVariants(fresh.store.db, 'none'), []);
     });
 
     contract('admins, merchandisers and viewers read; search-only keys and strangers do not', async (t) => {

@@ -16,6 +16,8 @@ export const userHash = (userId: string) => shopperHash(hashKey, userId);
 
 export interface SeedSearch {
   id?: string;
+  /** Another app than the seed's own. */
+  app?: string;
   profile?: string;
   at: number;
   query: string;
@@ -47,7 +49,7 @@ export async function insertSearches(
 ): Promise<string[]> {
   const rows = searches.map((s) => ({
     id: s.id ?? randomUUID(),
-    app: APP,
+    app: s.app ?? APP,
     profile_id: s.profile ?? PROFILE,
     collection: 'products',
     at: s.at,

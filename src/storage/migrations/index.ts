@@ -29,6 +29,7 @@ import * as users from './0901_users.js';
 import * as userKnownClient from './0902_user_known_client.js';
 import * as analyticsDayVersion from './0903_analytics_day_version.js';
 import * as searchSignalByUnit from './0904_search_signal_by_unit.js';
+import * as dropSearchSignalByUnit from './0905_drop_search_signal_by_unit.js';
 
 type MigrationModule = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -63,6 +64,7 @@ const modules: Array<[string, MigrationModule]> = [
   ['0902_user_known_client', userKnownClient],
   ['0903_analytics_day_version', analyticsDayVersion],
   ['0904_search_signal_by_unit', searchSignalByUnit],
+  ['0905_drop_search_signal_by_unit', dropSearchSignalByUnit],
 ];
 
 export function migrationsFor(engine: Engine): Record<string, Migration> {
