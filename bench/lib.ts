@@ -6,6 +6,9 @@ import { wrkLoad } from './wrk.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
+/** A figure in the tables: grouped thousands, at most `digits` decimals. */
+export const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
+
 export interface LoadResult {
   label: string;
   requests: number;

@@ -13,7 +13,7 @@ import { AnalyticsRollup, ROLLUP_JOB } from '../src/analytics/rollup-job.js';
 import { JobMetrics } from '../src/jobs/job-metrics.js';
 import { openStore } from '../src/storage/database.js';
 import { createBenchStore, type Engine } from './engines.js';
-import { percentile, seededRandom, startService } from './lib.js';
+import { fmt, percentile, seededRandom, startService } from './lib.js';
 import type { Benchmark } from './run.js';
 import {
   APP,
@@ -42,8 +42,6 @@ const PASSWORD = 'bench-admin-password';
 const SECRET_KEY = Buffer.alloc(32, 5).toString('base64');
 const auth = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
 const DAY = 86_400_000;
-
-const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
 
 async function call(url: string, method: string, body?: unknown): Promise<Response> {
   return fetch(url, {
