@@ -24,8 +24,16 @@ interface Block {
   items: readonly ItemSums[];
 }
 
+/** The range's days before today, summed and ranked: what a change of today leaves as it is. */
+interface Settled {
+  blocks: readonly Block[];
+  ranked: readonly ItemSums[];
+  byItem: ReadonlyMap<string, ItemSums>;
+}
+
 interface Entry {
   blocks: Block[];
+  settled: Settled;
   /** Every item of the range, summed over the blocks, in the answer's order. */
   ranked: readonly ItemSums[];
   size: number;
@@ -81,33 +89,71 @@ const ORDERS: Record<ItemKind, (a: ItemSums, b: ItemSums) => number> = {
   document: (a, b) => b.clicks - a.clicks || b.conversions - a.conversions || compareText(a.item, b.item),
 };
 
-/** The blocks' sums added up per item; the latest search is the later one (the more hits at a tie). */
+/** Adds `row`'s sums to `sum`; the latest search is the later one (the more hits at a tie). */
+function addInto(sum: ItemSums, row: ItemSums): void {
+  sum.searches += row.searches;
+  sum.clickSearches += row.clickSearches;
+  sum.conversionSearches += row.conversionSearches;
+  sum.cartSearches += row.cartSearches;
+  sum.clicks += row.clicks;
+  sum.conversions += row.conversions;
+  sum.carts += row.carts;
+  sum.positionSum += row.positionSum;
+  sum.positionCount += row.positionCount;
+  if (row.lastAt > sum.lastAt || (row.lastAt === sum.lastAt && row.lastHits > sum.lastHits)) {
+    sum.lastAt = row.lastAt;
+    sum.lastHits = row.lastHits;
+  }
+}
+
+/** The blocks' sums added up per item, as new objects wherever two blocks share an item. */
 function merge(blocks: readonly Block[]): ItemSums[] {
   if (blocks.length === 1) return [...blocks[0]!.items];
   const byItem = new Map<string, ItemSums>();
   for (const block of blocks)
     for (const row of block.items) {
       const sum = byItem.get(row.item);
-      if (!sum) {
-        byItem.set(row.item, { ...row });
-        continue;
-      }
-      sum.searches += row.searches;
-      sum.clickSearches += row.clickSearches;
-      sum.conversionSearches += row.conversionSearches;
-      sum.cartSearches += row.cartSearches;
-      sum.clicks += row.clicks;
-      sum.conversions += row.conversions;
-      sum.carts += row.carts;
-      sum.positionSum += row.positionSum;
-      sum.positionCount += row.positionCount;
-      if (row.lastAt > sum.lastAt || (row.lastAt === sum.lastAt && row.lastHits > sum.lastHits)) {
-        sum.lastAt = row.lastAt;
-        sum.lastHits = row.lastHits;
-      }
+      if (sum) addInto(sum, row);
+      else byItem.set(row.item, { ...row });
     }
   return [...byItem.values()];
 }
+
+/**
+ * The settled days' ranking with today's sums added: the items today touched are summed anew
+ * and sorted among themselves, then merged into the settled ranking, which keeps its order for
+ * every other item. The same list a full sort of the whole range gives (the orders are total),
+ * at the cost of today's items and one pass, instead of summing and sorting the whole range.
+ */
+function overlay(
+  settled: Settled,
+  today: readonly ItemSums[],
+  order: (a: ItemSums, b: ItemSums) => number,
+): readonly ItemSums[] {
+  if (today.length === 0) return settled.ranked;
+  const moved = today
+    .map((row) => {
+      const base = settled.byItem.get(row.item);
+      if (!base) return row;
+      const sum = { ...base };
+      addInto(sum, row);
+      return sum;
+    })
+    .sort(order);
+  const touched = new Set(today.map((row) => row.item));
+  const ranked: ItemSums[] = [];
+  let next = 0;
+  for (const row of settled.ranked) {
+    if (touched.has(row.item)) continue;
+    while (next < moved.length && order(moved[next]!, row) < 0) ranked.push(moved[next++]!);
+    ranked.push(row);
+  }
+  while (next < moved.length) ranked.push(moved[next++]!);
+  return ranked;
+}
+
+const sameBlocks = (a: readonly Block[], b: readonly Block[]) =>
+  a.length === b.length && a.every((block, i) => block === b[i]);
 
 /**
  * The items of one kind of a profile's day range, summed and ranked, from memory where the
@@ -173,20 +219,25 @@ export class AnswerCache {
         }),
       )
     ).flat();
-    if (
-      cached &&
-      blocks.length === cached.blocks.length &&
-      blocks.every((block, i) => block === cached.blocks[i])
-    ) {
+    if (cached && sameBlocks(blocks, cached.blocks)) {
       this.#entries.delete(key);
       this.#entries.set(key, cached);
       return cached.ranked;
     }
-    const ranked = merge(blocks).sort(ORDERS[kind]);
+    // Today changes every few seconds on a busy shop; the days before it seldom do.
+    const today = dayOf(now);
+    const before = blocks.filter((block) => block.to < today);
+    let settled = cached?.settled;
+    if (!settled || !sameBlocks(before, settled.blocks)) {
+      const ranked = merge(before).sort(ORDERS[kind]);
+      settled = { blocks: before, ranked, byItem: new Map(ranked.map((row) => [row.item, row])) };
+    }
+    const ranked = overlay(settled, merge(blocks.filter((block) => block.to >= today)), ORDERS[kind]);
     this.#store(key, {
       blocks,
+      settled,
       ranked,
-      size: ranked.length + blocks.reduce((n, b) => n + b.items.length, 0),
+      size: ranked.length + settled.ranked.length + blocks.reduce((n, b) => n + b.items.length, 0),
     });
     return ranked;
   }
