@@ -9,7 +9,7 @@ import { listProfiles, promoteVariant } from '../query/profiles.js';
 import { hiddenConstruct, isForbiddenParam } from '../query/shopper-params.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
-import { type StudioUsers, studioExists } from '../studios/service.js';
+import { holdStudio, type StudioUsers } from '../studios/service.js';
 import { type ServedExperiment, servedExperiment } from './assignment.js';
 import * as repository from './repository.js';
 import { type Experiment, type ExperimentBody, METRIC_TYPES, type StoredExperiment } from './schemas.js';
@@ -94,9 +94,11 @@ export async function writeExperiment(
   now: Date,
   actor: string = SYSTEM_ACTOR,
 ): Promise<Experiment> {
-  await checkBody(db, body);
   const at = now.toISOString();
   return inTransaction(db, async (trx) => {
+    // Checked in the transaction that writes: a studio's delete at the same moment either
+    // waits for this commit and finds the experiment, or comes first and fails the check.
+    await checkBody(trx, body);
     const storedRow = await repository.selectExperiment(trx, app, id);
     if (storedRow && mode === 'create')
       throw ConflictError.taken('id', `an experiment with id ${id} exists already in app ${app}`);
@@ -268,7 +270,7 @@ async function checkBody(db: Kysely<Database>, body: ExperimentBody): Promise<vo
     if (seen.has(variant.id))
       errors.push({ field: `variants[${i}].id`, message: `variant id ${variant.id} is given twice` });
     seen.add(variant.id);
-    if (variant.studio !== undefined && !(await studioExists(db, variant.studio)))
+    if (variant.studio !== undefined && !(await holdStudio(db, variant.studio)))
       errors.push({ field: `variants[${i}].studio`, message: `no studio ${variant.studio}` });
     for (const [j, param] of (variant.params ?? []).entries()) {
       const field = `variants[${i}].params[${j}]`;

@@ -11,7 +11,7 @@ import { ConflictError, type FieldError, NotFoundError, ValidationError } from '
 import { appObject, putLink, removeLinksOf } from '../links/service.js';
 import type { Database } from '../storage/schema.js';
 import { inTransaction } from '../storage/transaction.js';
-import { type StudioUsers, studioExists } from '../studios/service.js';
+import { holdStudio, type StudioUsers } from '../studios/service.js';
 import { getInstance } from '../typeahead/service.js';
 import * as repository from './repository.js';
 import type { NewQueryKey, QueryKey, QueryProfile, QueryProfileBody } from './schemas.js';
@@ -101,26 +101,13 @@ export async function writeProfile(
   now: Date,
   options: WriteOptions = {},
 ): Promise<QueryProfile> {
-  await checkReferences(db, app, body, options.clusterInAnyApp === true);
-  const experiment = await experimentOf(db, app, id, body, options.clusterInAnyApp === true);
-  const settings: Settings = {
-    collection: body.collection,
-    ...(body.studio === undefined ? {} : { studio: body.studio }),
-    ...(body.typeahead === undefined ? {} : { typeahead: body.typeahead }),
-    defaults: body.defaults ?? {},
-    allowedParams: [...new Set(body.allowedParams ?? [])],
-    ...(body.sortFields === undefined ? {} : { sortFields: [...new Set(body.sortFields)] }),
-    ...(body.returnFields === undefined ? {} : { returnFields: [...new Set(body.returnFields)] }),
-    logSearches: body.logSearches ?? true,
-    timeoutMs: body.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    ...(body.display === undefined ? {} : { display: body.display }),
-    allowedOrigins: [...new Set(body.allowedOrigins ?? [])],
-    signals: { ...DEFAULT_SHOPPER_PARAMS, ...body.signals },
-    ...(experiment === undefined ? {} : { experiment }),
-    ...(body.rewrites === undefined ? {} : { rewrites: body.rewrites }),
-  };
   const at = now.toISOString();
   return inTransaction(db, async (trx) => {
+    // Checked in the transaction that writes: a studio's delete at the same moment either
+    // waits for this commit and finds the profile, or comes first and fails the check.
+    await checkReferences(trx, app, body, options.clusterInAnyApp === true);
+    const experiment = await experimentOf(trx, app, id, body, options.clusterInAnyApp === true);
+    const settings = settingsOf(body, experiment);
     const stored = await repository.selectProfile(trx, app, id);
     if (stored && mode === 'create')
       throw ConflictError.taken('id', `a query profile with id ${id} exists already in app ${app}`);
@@ -158,6 +145,26 @@ export async function writeProfile(
     });
     return after;
   });
+}
+
+/** What a profile stores besides its id, cluster and times: the body's settings, defaults filled in. */
+function settingsOf(body: QueryProfileBody, experiment: string | undefined): Settings {
+  return {
+    collection: body.collection,
+    ...(body.studio === undefined ? {} : { studio: body.studio }),
+    ...(body.typeahead === undefined ? {} : { typeahead: body.typeahead }),
+    defaults: body.defaults ?? {},
+    allowedParams: [...new Set(body.allowedParams ?? [])],
+    ...(body.sortFields === undefined ? {} : { sortFields: [...new Set(body.sortFields)] }),
+    ...(body.returnFields === undefined ? {} : { returnFields: [...new Set(body.returnFields)] }),
+    logSearches: body.logSearches ?? true,
+    timeoutMs: body.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(body.display === undefined ? {} : { display: body.display }),
+    allowedOrigins: [...new Set(body.allowedOrigins ?? [])],
+    signals: { ...DEFAULT_SHOPPER_PARAMS, ...body.signals },
+    ...(experiment === undefined ? {} : { experiment }),
+    ...(body.rewrites === undefined ? {} : { rewrites: body.rewrites }),
+  };
 }
 
 export async function deleteProfile(
@@ -326,7 +333,7 @@ async function checkReferences(
     const where = clusterInAnyApp ? '' : ` in app ${app}`;
     errors.push({ field: 'searchCluster', message: `no search cluster ${body.searchCluster}${where}` });
   }
-  if (body.studio !== undefined && !(await studioExists(db, body.studio))) {
+  if (body.studio !== undefined && !(await holdStudio(db, body.studio))) {
     errors.push({ field: 'studio', message: `no studio ${body.studio}` });
   }
   if (body.typeahead !== undefined) {

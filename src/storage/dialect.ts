@@ -9,10 +9,13 @@ export function onPostgres(db: Kysely<Database>): boolean {
 }
 
 /**
- * Whether a transaction must take row locks itself to fix the order it takes them in:
- * PostgreSQL locks a row when a statement first writes it, so two transactions writing the
- * same rows in different orders can deadlock; a SQLite write transaction holds the whole
- * database, so there the order cannot matter and no lock statement is needed.
+ * Whether a transaction must take row locks itself: to fix the order it takes them in, and to
+ * keep a row it read as it was until it commits. PostgreSQL locks a row when a statement first
+ * writes it, so two transactions writing the same rows in different orders can deadlock, and
+ * it reads committed data per statement (READ COMMITTED), so a row read may be deleted by
+ * another transaction before this one commits. A SQLite write transaction holds the whole
+ * database, and one whose reads another connection has since changed fails at its first write
+ * (`SQLITE_BUSY_SNAPSHOT`) and is run again (`inTransaction`): there neither needs a lock statement.
  */
 export function locksRowByRow(db: Kysely<Database>): boolean {
   return onPostgres(db);

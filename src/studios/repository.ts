@@ -1,5 +1,6 @@
 // SQL of studios and their API clients.
 import type { Kysely, Selectable } from 'kysely';
+import { locksRowByRow } from '../storage/dialect.js';
 import { PreparedQueries } from '../storage/prepared-query.js';
 import type { Database } from '../storage/schema.js';
 import type { StudioClientTable, StudioSyncTargetSecretTable, StudioTable } from './tables.js';
@@ -22,6 +23,21 @@ export function selectStudios(db: Kysely<Database>): Promise<StudioRow[]> {
 
 export function selectStudio(db: Kysely<Database>, id: string): Promise<StudioRow | undefined> {
   return db.selectFrom('studio').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * A studio with its row locked until the transaction ends, where the engine locks rows:
+ * `update` to delete it; `key-share` to keep it from being deleted while something that names
+ * it is written (the lock a foreign key takes: renames still pass, deletes wait).
+ */
+export function selectStudioLocked(
+  db: Kysely<Database>,
+  id: string,
+  lock: 'update' | 'key-share',
+): Promise<StudioRow | undefined> {
+  const query = db.selectFrom('studio').selectAll().where('id', '=', id);
+  if (!locksRowByRow(db)) return query.executeTakeFirst();
+  return (lock === 'update' ? query.forUpdate() : query.forKeyShare()).executeTakeFirst();
 }
 
 /** Sets the given columns; nothing to set is no statement at all (SQL has no empty SET). */

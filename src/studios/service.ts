@@ -21,6 +21,7 @@ import {
   selectClients,
   selectCredential,
   selectStudio,
+  selectStudioLocked,
   selectStudios,
   updateStudio,
 } from './repository.js';
@@ -113,6 +114,17 @@ export async function studioCreatedAt(db: Kysely<Database>, id: string): Promise
 /** Whether a studio exists (the host-label check of the Rules API). */
 export async function studioExists(db: Kysely<Database>, id: string): Promise<boolean> {
   return (await selectStudio(db, id)) !== undefined;
+}
+
+/**
+ * Whether a studio exists, held so until the caller's transaction ends: a delete of the studio
+ * then waits for that commit and finds what the transaction wrote naming it, or, when it came
+ * first, this finds the studio gone. Call it inside the transaction that writes the studio's
+ * name, before that transaction's writes: the delete locks the studio row before anything else,
+ * so taking it first too keeps the two from waiting on each other.
+ */
+export async function holdStudio(db: Kysely<Database>, id: string): Promise<boolean> {
+  return (await selectStudioLocked(db, id, 'key-share')) !== undefined;
 }
 
 /** The webhook URLs a studio's rule changes go to; none when there is no such studio. */
@@ -230,15 +242,19 @@ export async function deleteStudio(
 ): Promise<void> {
   const { contents, users } = dependants;
   await inTransaction(db, async (trx) => {
-    const before = await getStudio(trx, id);
+    // Locked first: a save naming the studio (`holdStudio`) that came first has committed by
+    // then, so its user is found below; one that comes later waits and finds the studio gone.
+    const row = await selectStudioLocked(trx, id, 'update');
+    if (!row) throw new NotFoundError(`no studio ${id}`);
+    const before = toStudio(row);
     await assertUnused(trx, id, users);
     for (const content of force ? [] : contents) {
       if (await content.exists(trx, id)) {
         throw new ConflictError(`studio ${id} has ${content.name}; delete them first or pass force=true`);
       }
     }
-    // Concurrent deletes all read the studio; only the one whose DELETE removed the row
-    // answers 204, the others find it gone. Its clients go with it, and so their tokens.
+    // Only the delete whose DELETE removed the row answers 204; another that read the studio
+    // too finds it gone. Its clients go with it, and so their tokens.
     if (!(await deleteStudioRow(trx, id))) throw new NotFoundError(`no studio ${id}`);
     // The studio's name as a link end goes with it.
     await removeLinksOf(trx, `studio:${id}`);
