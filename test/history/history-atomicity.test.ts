@@ -57,60 +57,54 @@ async function freshService(
   };
 }
 
-const skips = new Map(await Promise.all(engines.map(async (e) => [e, await skipReason(e)] as const)));
-
-// Each engine's test runs service processes of its own on a database of its own: the two run side
-// by side, so that one's process starts and waits overlap the other's.
-describe('history atomicity', { concurrency: true }, () => {
-  for (const engine of engines) {
-    describe(`on ${engine}`, { skip: skips.get(engine) }, () => {
-      test('a process killed mid-change leaves each change with its event, or neither', async (t) => {
-        const { env, drop } = await freshService(engine);
-        t.after(drop);
-        const service = await startService(env);
-        const acknowledged = new Set<string>();
-        let answered = 0;
-        let killed: Promise<unknown> | undefined;
-        const writes = Array.from({ length: WRITES }, async (_, i) => {
-          const subject = `s${i}`;
-          try {
-            const response = await fetch(`${service.url}/api/links`, {
-              method: 'PUT',
-              headers,
-              body: JSON.stringify({ subject, object: 'o', linkType: 'dependsOn' }),
-            });
-            if (response.status === 200) acknowledged.add(subject);
-          } catch {
-            // The connection went with the process.
-          }
-          // Killed while most writes are still on their way.
-          if (++answered === 20) killed = service.stop('SIGKILL');
-        });
-        await Promise.all(writes);
-        await killed;
-        assert.ok(acknowledged.size >= 20 && acknowledged.size < WRITES, `${acknowledged.size} acknowledged`);
-
-        const restarted = await startService(env);
-        t.after(() => restarted.stop());
-        const links = await (
-          await fetch(`${restarted.url}/api/links?object=o&limit=10000`, { headers })
-        ).json();
-        const events = await (
-          await fetch(`${restarted.url}/api/history?action=put&size=1000`, { headers })
-        ).json();
-        const linked = new Set((links as Array<{ subject: string }>).map((link) => link.subject));
-        const recorded = new Set(
-          (events as { content: Array<{ object: string }> }).content.map(
-            (event) => /^link:(\S+) /.exec(event.object)![1]!,
-          ),
-        );
-        assert.deepEqual(
-          [...recorded].sort(),
-          [...linked].sort(),
-          'every change has its event and no event lacks its change',
-        );
-        for (const subject of acknowledged) assert.ok(linked.has(subject), `acknowledged ${subject} kept`);
+for (const engine of engines) {
+  describe(`history atomicity on ${engine}`, { skip: await skipReason(engine) }, () => {
+    test('a process killed mid-change leaves each change with its event, or neither', async (t) => {
+      const { env, drop } = await freshService(engine);
+      t.after(drop);
+      const service = await startService(env);
+      const acknowledged = new Set<string>();
+      let answered = 0;
+      let killed: Promise<unknown> | undefined;
+      const writes = Array.from({ length: WRITES }, async (_, i) => {
+        const subject = `s${i}`;
+        try {
+          const response = await fetch(`${service.url}/api/links`, {
+            method: 'PUT',
+            headers,
+            body: JSON.stringify({ subject, object: 'o', linkType: 'dependsOn' }),
+          });
+          if (response.status === 200) acknowledged.add(subject);
+        } catch {
+          // The connection went with the process.
+        }
+        // Killed while most writes are still on their way.
+        if (++answered === 20) killed = service.stop('SIGKILL');
       });
+      await Promise.all(writes);
+      await killed;
+      assert.ok(acknowledged.size >= 20 && acknowledged.size < WRITES, `${acknowledged.size} acknowledged`);
+
+      const restarted = await startService(env);
+      t.after(() => restarted.stop());
+      const links = await (
+        await fetch(`${restarted.url}/api/links?object=o&limit=10000`, { headers })
+      ).json();
+      const events = await (
+        await fetch(`${restarted.url}/api/history?action=put&size=1000`, { headers })
+      ).json();
+      const linked = new Set((links as Array<{ subject: string }>).map((link) => link.subject));
+      const recorded = new Set(
+        (events as { content: Array<{ object: string }> }).content.map(
+          (event) => /^link:(\S+) /.exec(event.object)![1]!,
+        ),
+      );
+      assert.deepEqual(
+        [...recorded].sort(),
+        [...linked].sort(),
+        'every change has its event and no event lacks its change',
+      );
+      for (const subject of acknowledged) assert.ok(linked.has(subject), `acknowledged ${subject} kept`);
     });
-  }
-});
+  });
+}
