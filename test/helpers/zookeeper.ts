@@ -10,7 +10,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { connectZooKeeper } from '../../src/clusters/zookeeper.js';
@@ -26,6 +26,11 @@ const START_TIMEOUT_MS = 30_000;
 export interface ZooKeeperServer {
   /** `127.0.0.1:port`, without chroot. */
   connectString: string;
+  /**
+   * The ids of the sessions the server holds now, as its `dump` command lists them: a session
+   * stays there, connected or not, until it is closed or expires.
+   */
+  sessions(): Promise<Set<string>>;
   stop(): Promise<void>;
 }
 
@@ -89,7 +94,16 @@ export async function startZooKeeper(options: { tickTimeMs?: number } = {}): Pro
     await stop();
     throw error;
   }
-  return { connectString, stop };
+  return { connectString, sessions: () => sessionIds(port), stop };
+}
+
+async function sessionIds(port: number): Promise<Set<string>> {
+  const socket = connect(port, '127.0.0.1');
+  socket.end('dump');
+  let text = '';
+  for await (const chunk of socket) text += chunk;
+  const [, tracker = ''] = /SessionTracker dump:([\s\S]*?)ephemeral nodes dump:/.exec(text) ?? [];
+  return new Set(tracker.match(/0x[0-9a-f]+/g));
 }
 
 /** A loopback port that was free a moment ago; also a port where nothing listens. */
@@ -114,6 +128,8 @@ function zooCfg(dataDir: string, port: number, tickTimeMs: number): string {
     'clientPortAddress=127.0.0.1',
     'admin.enableServer=false',
     'maxClientCnxns=0',
+    // `dump` lists the sessions (`sessions()`); `srvr` is allowed by default.
+    '4lw.commands.whitelist=srvr,dump',
     '',
   ].join('\n');
 }

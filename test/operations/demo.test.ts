@@ -186,7 +186,9 @@ describe('searchdeck demo', () => {
     });
   });
 
-  describe('failures', () => {
+  // Each runs a CLI process of its own and none of them changes what another looks at: they run
+  // side by side, so that their processes' starts overlap.
+  describe('failures', { concurrency: true }, () => {
     /** One line on standard error, nothing else, no stack, exit code `status`. */
     function oneLine(
       run: { status: number | null; stdout: string; stderr: string },

@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { Config } from '../../src/config.js';
 import { type Engine, type Store, sqliteFile } from '../../src/storage/database.js';
 import { DatabaseUnavailableError, databaseFailure } from '../../src/storage/unavailable.js';
-import { adminAuth, build, engines, skipReason } from '../helpers/app.js';
+import { adminAuth, build, engines, freshStore, skipReason } from '../helpers/app.js';
 import { eventually } from '../helpers/eventually.js';
 import { testDatabaseUrl } from '../helpers/postgres.js';
 import { studioWithToken } from '../rules/api.js';
@@ -68,7 +68,9 @@ for (const engine of engines) {
     test('answers 503 unavailable with Retry-After when the database cannot take a write in time', {
       skip,
     }, async (t) => {
-      // PostgreSQL: the statement timeout ends the wait; SQLite: its 5 s busy timeout.
+      // PostgreSQL: the statement timeout ends the wait. SQLite: its 5 s busy timeout, for each
+      // of the transaction's five attempts (inTransaction runs a busy one again), so 25 s, with
+      // the event loop held (the driver is synchronous): most of this file's time.
       const { app, store, config } = await build(t, engine, {
         env: { SEARCHDECK_STATEMENT_TIMEOUT_MS: '300' },
       });
@@ -107,13 +109,19 @@ describe('a PostgreSQL database that goes away', async () => {
     assert.equal(setting.rows[0]?.statement_timeout, '5s');
   });
 
-  test('starts no parallel workers for a statement unless configured to', { skip }, async (t) => {
+  test('starts no parallel workers for a statement unless configured to', { skip }, async () => {
+    // The store alone: the setting is its connections', the app plays no part. Each is closed
+    // before the next opens, so one migrated schema serves both.
     const workers = async (env: Record<string, string>) => {
-      const { store } = await build(t, 'postgres', { env });
-      const shown = await sql<{
-        value: string;
-      }>`select current_setting('max_parallel_workers_per_gather') as value`.execute(store.db);
-      return shown.rows[0]?.value;
+      const { store, close } = await freshStore('postgres', env);
+      try {
+        const shown = await sql<{
+          value: string;
+        }>`select current_setting('max_parallel_workers_per_gather') as value`.execute(store.db);
+        return shown.rows[0]?.value;
+      } finally {
+        await close();
+      }
     };
     assert.equal(await workers({}), '0');
     assert.equal(await workers({ SEARCHDECK_PG_PARALLEL_WORKERS: '2' }), '2');
