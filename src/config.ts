@@ -46,7 +46,8 @@ const settings = {
   },
   statementTimeoutMs: {
     env: 'SEARCHDECK_STATEMENT_TIMEOUT_MS',
-    // PostgreSQL only: no statement may run longer (0 would switch the bound off, so it is refused).
+    // PostgreSQL: no statement may run longer; SQLite: no write waits longer for another
+    // process's lock (busy_timeout). 0 would switch the bound off, so it is refused.
     schema: Type.Integer({ minimum: 1, maximum: 3_600_000 }),
     default: 5000,
   },

@@ -55,3 +55,12 @@ export function isRetryable(error: unknown): boolean {
   if (code === '40001' || code === '40P01') return true;
   return typeof code === 'string' && (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_'));
 }
+
+/**
+ * Whether `error` is SQLite's plain SQLITE_BUSY: another connection held the lock, either past
+ * busy_timeout or, for a transaction that had read already, at once (SQLite then does not wait,
+ * lest two upgrading readers wait on each other).
+ */
+export function isSqliteBusy(error: unknown): boolean {
+  return driverError(error)?.code === 'SQLITE_BUSY';
+}

@@ -10,6 +10,7 @@ import { countingDialect, PoolStats } from './pool-stats.js';
 import { type PointReads, registerPointReads } from './prepared-query.js';
 import type { Database } from './schema.js';
 import { sqliteReader } from './sqlite-reader.js';
+import { recordBusyWait } from './transaction.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -58,7 +59,9 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 
 /** Opens the embedded SQLite database under the data dir, or PostgreSQL when a URL is configured. */
 export function openStore(options: StoreOptions): Store {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openSqlite(options.dataDir);
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options)
+    : openSqlite(options.dataDir, options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
 }
 
 /** The SQLite file of a data dir. */
@@ -66,7 +69,7 @@ export function sqliteFile(dataDir: string): string {
   return join(dataDir, 'searchdeck.db');
 }
 
-function openSqlite(dataDir: string): Store {
+function openSqlite(dataDir: string, busyTimeoutMs: number): Store {
   prepareDirectory(dataDir);
   const sqlite = new SqliteDatabase(sqliteFile(dataDir));
   sqlite.pragma('journal_mode = WAL');
@@ -74,13 +77,15 @@ function openSqlite(dataDir: string): Store {
   // a crash of the process and of the machine (NORMAL would only survive the process).
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // How long a write waits for another process's lock: the statement timeout's bound on SQLite.
+  sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
   const pool = new PoolStats(1);
   const dialect = new SqliteDialect({ database: withStatementCache(sqlite) });
   const db = new Kysely<Database>({
     dialect: countingDialect(dialect, pool),
     plugins: [new LiteralLimits()],
   });
+  recordBusyWait(db, busyTimeoutMs);
   const reader = sqliteReader(sqliteFile(dataDir));
   const points = pointReadConnection(sqliteFile(dataDir));
   registerPointReads(db, points.reads);
