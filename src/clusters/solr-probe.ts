@@ -43,7 +43,7 @@ export async function probeSolrNodes(
         message: `Solr ${result.info.solrVersion} answered at ${redactUrl(baseUrl)}${mode}`,
       };
     }
-    failures.push(`${redactUrl(baseUrl)}: ${explain(result, authConfig)}`);
+    failures.push(`${redactUrl(baseUrl)}: ${explain(result, authConfig, budgetMs)}`);
     if (REFUSALS.has(result.failure)) {
       throw new Error(refused(failures, baseUrls.length - failures.length));
     }
@@ -62,8 +62,11 @@ function refused(failures: string[], notAsked: number): string {
   return `${refusal}${others}; before it, ${earlier.length} node(s) did not answer: ${earlier.slice(0, FAILURES_SHOWN).join('; ')}${more}`;
 }
 
-function explain(failure: FailedProbe, authConfig: AuthConfig): string {
+function explain(failure: FailedProbe, authConfig: AuthConfig, budgetMs: number): string {
   switch (failure.failure) {
+    case 'timeout':
+      // Each node is asked for what is left of the check's time; the user set the whole.
+      return `no answer within the check's ${budgetMs} ms (zkConnectTimeout)`;
     case 'credentials-rejected':
       return authConfig.authType === 'BASIC'
         ? `${failure.message} of user '${authConfig.username ?? ''}': check the username and password`
