@@ -16,7 +16,7 @@ import {
   chromiumForFile,
   MERCHANDISER,
   seed,
-  signIn,
+  signedInContext,
   startConsoleService,
 } from '../helpers/console.js';
 import { eventually } from '../helpers/eventually.js';
@@ -107,13 +107,12 @@ after(async () => {
 });
 
 async function analyticsPage(width: number): Promise<Page> {
-  const context = await browser.newContext({
+  const context = await signedInContext(browser, service.url, MERCHANDISER, {
     viewport: { width, height: 900 },
     bypassCSP: true,
     acceptDownloads: true,
   });
   const page = await context.newPage();
-  await signIn(page, service.url, MERCHANDISER);
   await page.goto(`${service.url}/console/analytics?app=shop&profile=web`);
   await page.getByRole('region', { name: 'Top searches' }).getByRole('table').waitFor();
   return page;

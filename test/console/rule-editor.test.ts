@@ -16,7 +16,7 @@ import {
   csrfTokenOf,
   MERCHANDISER,
   seededConsole,
-  signIn,
+  signedInContext,
 } from '../helpers/console.js';
 
 const skip = browserSkipReason();
@@ -41,7 +41,8 @@ interface StoredRule {
 }
 
 async function editorPage(t: import('node:test').TestContext, width = 1280): Promise<Page> {
-  const context = await suite.browser.newContext({
+  const who = suite.usersExist ? MERCHANDISER : ADMIN;
+  const context = await signedInContext(suite.browser, suite.service.url, who, {
     viewport: { width, height: 900 },
     timezoneId: ZONE,
     locale: 'en-GB',
@@ -53,7 +54,6 @@ async function editorPage(t: import('node:test').TestContext, width = 1280): Pro
     void dialog.dismiss();
     assert.fail(`the browser's own ${dialog.type()}() was used: ${dialog.message()}`);
   });
-  await signIn(page, suite.service.url, suite.usersExist ? MERCHANDISER : ADMIN);
   return page;
 }
 

@@ -13,7 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from 'playwright-core';
 import { atLaneEnd, inLane } from './lane-runner.js';
 import { type ServiceProcess, startService } from './process.js';
 import { solrSkipReason, type TestSolr, testSolr } from './solr.js';
@@ -290,6 +296,27 @@ export async function signIn(
   await page.getByRole('button', { name: 'Sign in' }).click();
   // On a narrow screen the navigation is there but hidden behind the burger.
   await page.getByRole('navigation', { name: 'Main', includeHidden: true }).waitFor({ state: 'attached' });
+}
+
+/**
+ * A new browser context already signed in as `who`: the session is opened through the request
+ * the sign-in form sends (`POST /api/session`), so its cookie is the context's. For a test that
+ * signing in is only the way in to: it spares loading the console once more and the form's round
+ * trip (the form itself is tested in console.test.ts and shell.test.ts).
+ */
+export async function signedInContext(
+  browser: Browser,
+  url: string,
+  who: { username: string; password: string },
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  const answer = await context.request.post(`${url}/api/session`, { data: who });
+  if (answer.status() !== 200) {
+    await context.close();
+    throw new Error(`signing in as ${who.username}: ${answer.status()} ${await answer.text()}`);
+  }
+  return context;
 }
 
 /** The session's CSRF token, for requests the test makes beside the console's own. */
