@@ -109,8 +109,26 @@ export interface ConsoleService {
   stop(): Promise<void>;
 }
 
-/** The real service on a fresh SQLite database, as `npm start` runs it. */
+let laneSpare: Promise<ConsoleService> | undefined;
+
+/**
+ * The real service on a fresh SQLite database, as `npm start` runs it. A start takes seconds
+ * (loading the modules, compiling the routes' schemas, migrating), all before the file's first
+ * test; so in a lane the service for the lane's next console file starts while this file's
+ * tests run, each service still on a database of its own that no other file used. The one left
+ * over is stopped when the lane ends.
+ */
 export async function startConsoleService(): Promise<ConsoleService> {
+  if (!inLane()) return launchConsoleService();
+  if (!laneSpare) atLaneEnd(async () => (await laneSpare?.catch(() => undefined))?.stop());
+  const service = laneSpare ?? launchConsoleService();
+  laneSpare = launchConsoleService();
+  // A spare that failed to start fails the file that takes it, not the lane before then.
+  laneSpare.catch(() => {});
+  return service;
+}
+
+async function launchConsoleService(): Promise<ConsoleService> {
   ensureConsoleBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'searchdeck-console-'));
   const service = await startService({
