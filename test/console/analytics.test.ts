@@ -16,7 +16,7 @@ import {
   chromiumForFile,
   MERCHANDISER,
   seed,
-  signIn,
+  signedInContext,
   startConsoleService,
 } from '../helpers/console.js';
 import { eventually } from '../helpers/eventually.js';
@@ -59,7 +59,9 @@ before(async () => {
         searchCluster: 'solr',
         collection: solr.collection,
         studio: 'shop',
-        defaults: { rows: 5 },
+        // The id breaks ties of score: the two replicas may order equal products unalike, and
+        // the clicked product must be first in every kettle search for its click position.
+        defaults: { rows: 5, sort: 'score desc,id asc' },
       },
     ],
   ] as const) {
@@ -107,13 +109,12 @@ after(async () => {
 });
 
 async function analyticsPage(width: number): Promise<Page> {
-  const context = await browser.newContext({
+  const context = await signedInContext(browser, service.url, MERCHANDISER, {
     viewport: { width, height: 900 },
     bypassCSP: true,
     acceptDownloads: true,
   });
   const page = await context.newPage();
-  await signIn(page, service.url, MERCHANDISER);
   await page.goto(`${service.url}/console/analytics?app=shop&profile=web`);
   await page.getByRole('region', { name: 'Top searches' }).getByRole('table').waitFor();
   return page;

@@ -20,7 +20,7 @@ import {
   type EchoingSolr,
   MERCHANDISER,
   seed,
-  signIn,
+  signedInContext,
   startConsoleService,
   startEchoingSolr,
 } from '../helpers/console.js';
@@ -96,10 +96,13 @@ type Metrics = {
 test('an experiment set up, started, followed and its winner promoted, in the console', {
   skip,
 }, async (t) => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  const context = await signedInContext(browser, service.url, ADMIN, {
+    viewport: { width: 1280, height: 900 },
+    bypassCSP: true,
+  });
   const page: Page = await context.newPage();
   t.after(() => context.close());
-  await signIn(page, service.url, ADMIN);
+  await page.goto(`${service.url}/console`);
   await page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: 'Experiments', exact: true })
@@ -241,10 +244,12 @@ test('an experiment set up, started, followed and its winner promoted, in the co
   );
 
   await t.test('a merchandiser follows it but is offered no change', async () => {
-    const other = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const other = await signedInContext(browser, service.url, MERCHANDISER, {
+      viewport: { width: 1280, height: 900 },
+      bypassCSP: true,
+    });
     t.after(() => other.close());
     const merchandiser = await other.newPage();
-    await signIn(merchandiser, service.url, MERCHANDISER);
     await merchandiser.goto(`${service.url}/console/experiments?app=shop&experiment=popular-first`);
     const followed = merchandiser.getByRole('region', { name: 'Experiment popular-first' });
     await followed.getByText(/^B gets more clicks than A; the difference is clear/).waitFor();

@@ -11,7 +11,7 @@ import {
   browserSkipReason,
   csrfTokenOf,
   seededConsole,
-  signIn,
+  signedInContext,
 } from '../helpers/console.js';
 
 const skip = browserSkipReason();
@@ -20,10 +20,12 @@ const suite = seededConsole();
 const API_NAMES = /\b(blockList|boostList|buryList|pinned|fieldValues|pinnedValues|bannerUrl|user:admin)\b/;
 
 test('the console speaks the merchandiser’s words', { skip }, async (t) => {
-  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  const context = await signedInContext(suite.browser, suite.service.url, ADMIN, {
+    viewport: { width: 1280, height: 800 },
+    bypassCSP: true,
+  });
   const page = await context.newPage();
   t.after(() => context.close());
-  await signIn(page, suite.service.url, ADMIN);
   const headers = { 'x-csrf-token': await csrfTokenOf(page, suite.service.url) };
   const bodies = [
     { type: 'blockList', name: 'Rule one', fieldName: 'id', fieldValues: ['P1'] },

@@ -16,7 +16,7 @@ import {
   csrfTokenOf,
   MERCHANDISER,
   seed,
-  signIn,
+  signedInContext,
   startConsoleService,
 } from '../helpers/console.js';
 import { solrSkipReason, testSolr } from '../helpers/solr.js';
@@ -95,10 +95,12 @@ async function search(page: Page, q: string) {
 test('the preview: product cards live and staging; "Pin here" makes a draft that only staging shows', {
   skip,
 }, async (t) => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  const context = await signedInContext(browser, service.url, MERCHANDISER, {
+    viewport: { width: 1280, height: 900 },
+    bypassCSP: true,
+  });
   const page = await context.newPage();
   t.after(() => context.close());
-  await signIn(page, service.url, MERCHANDISER);
   await page.goto(`${service.url}/console/query-profiles?app=shop&profile=web`);
   const { live, staging } = await search(page, 'kettle');
 

@@ -17,6 +17,7 @@ import {
   csrfTokenOf,
   type EchoingSolr,
   seed,
+  signedInContext,
   signIn,
   startConsoleService,
   startEchoingSolr,
@@ -70,11 +71,14 @@ async function publishedContent(page: Page): Promise<void> {
 }
 
 test('query profiles: settings, the workbench and keys; API clients', { skip }, async (t) => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  const context = await signedInContext(browser, service.url, ADMIN, {
+    viewport: { width: 1280, height: 800 },
+    bypassCSP: true,
+  });
   const page = await context.newPage();
   t.after(() => context.close());
-  await signIn(page, service.url, ADMIN);
   await publishedContent(page);
+  await page.goto(`${service.url}/console`);
 
   await t.test('an admin creates a profile; the API message shows beside its field', async () => {
     await page.getByRole('link', { name: 'Query profiles', exact: true }).click();

@@ -13,7 +13,7 @@ import {
   browserSkipReason,
   MERCHANDISER,
   seededConsole,
-  signIn,
+  signedInContext,
 } from '../helpers/console.js';
 
 const skip = browserSkipReason();
@@ -50,10 +50,13 @@ const label = (page: Page, text: string) => page.getByLabel(text, { exact: true 
 test('each new kind is made through its form, stored as the API has it, a bad value told beside its input', {
   skip,
 }, async (t) => {
-  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  const who = suite.usersExist ? MERCHANDISER : ADMIN;
+  const context = await signedInContext(suite.browser, suite.service.url, who, {
+    viewport: { width: 1280, height: 900 },
+    bypassCSP: true,
+  });
   t.after(() => context.close());
   const page = await context.newPage();
-  await signIn(page, suite.service.url, suite.usersExist ? MERCHANDISER : ADMIN);
 
   // Only show products with…
   await newRule(page, 'Filter list', 'Mugs only');

@@ -10,17 +10,20 @@ import {
   csrfTokenOf,
   MERCHANDISER,
   seededConsole,
-  signIn,
+  signedInContext,
 } from '../helpers/console.js';
 
 const skip = browserSkipReason();
 const suite = seededConsole();
 
 test('the rules listing shows each conflict with the other rule and why', { skip }, async (t) => {
-  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  const who = suite.usersExist ? MERCHANDISER : ADMIN;
+  const context = await signedInContext(suite.browser, suite.service.url, who, {
+    viewport: { width: 1280, height: 800 },
+    bypassCSP: true,
+  });
   const page = await context.newPage();
   t.after(() => context.close());
-  await signIn(page, suite.service.url, suite.usersExist ? MERCHANDISER : ADMIN);
   const headers = { 'x-csrf-token': await csrfTokenOf(page, suite.service.url) };
   for (const data of [
     { type: 'blockList', name: 'Block P5', fieldName: 'id', fieldValues: ['P5'] },

@@ -13,7 +13,7 @@ import {
   csrfTokenOf,
   MERCHANDISER,
   seededConsole,
-  signIn,
+  signedInContext,
 } from '../helpers/console.js';
 
 const skip = browserSkipReason();
@@ -42,14 +42,17 @@ async function rulesByName(page: Page): Promise<Map<string, StoredRule>> {
 
 /** Opens a page whose every browser dialog (confirm(), alert()) fails the test. */
 async function consolePage(t: import('node:test').TestContext): Promise<Page> {
-  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  const who = suite.usersExist ? MERCHANDISER : ADMIN;
+  const context = await signedInContext(suite.browser, suite.service.url, who, {
+    viewport: { width: 1280, height: 800 },
+    bypassCSP: true,
+  });
   t.after(() => context.close());
   const page = await context.newPage();
   page.on('dialog', (dialog) => {
     void dialog.dismiss();
     assert.fail(`the browser's own ${dialog.type()}() was used: ${dialog.message()}`);
   });
-  await signIn(page, suite.service.url, suite.usersExist ? MERCHANDISER : ADMIN);
   return page;
 }
 
@@ -199,10 +202,12 @@ test('Unpublish is confirmed, and Undo puts live and staging back as they were',
 });
 
 test('deleting a user is asked first and says it cannot be undone', { skip }, async (t) => {
-  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  const context = await signedInContext(suite.browser, suite.service.url, ADMIN, {
+    viewport: { width: 1280, height: 800 },
+    bypassCSP: true,
+  });
   t.after(() => context.close());
   const page = await context.newPage();
-  await signIn(page, suite.service.url, ADMIN);
   const made = await suite.service.admin('POST', '/api/users', {
     username: 'temp',
     password: 'temp-password-1',

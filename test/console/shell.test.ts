@@ -13,7 +13,7 @@ import {
   csrfTokenOf,
   goWithin,
   seededConsole,
-  signIn,
+  signedInContext,
 } from '../helpers/console.js';
 
 const skip = browserSkipReason();
@@ -35,6 +35,11 @@ async function assertFits(page: Page, what: string): Promise<void> {
     scrollWidth <= innerWidth,
     `${what}: the page is ${scrollWidth} px wide in a ${innerWidth} px window`,
   );
+}
+
+/** A context signed in as the admin, with the policy bypassed for axe-core. */
+function adminContext(viewport: { width: number; height: number }) {
+  return signedInContext(suite.browser, suite.service.url, ADMIN, { viewport, bypassCSP: true });
 }
 
 /** Content with long words and wide tables: rules, a rewrite, a rule with draft edits, a profile. */
@@ -70,10 +75,10 @@ async function content(page: Page): Promise<{ editedRule: string }> {
 }
 
 test('the shell: every page fits and is accessible at 1280 and 390 px', { skip }, async (t) => {
-  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  const context = await adminContext({ width: 1280, height: 800 });
   const page = await context.newPage();
   t.after(() => context.close());
-  await signIn(page, suite.service.url, ADMIN);
+  await page.goto(`${suite.service.url}/console`);
   const { editedRule } = await content(page);
   const pages: [string, string, ((page: Page) => Promise<void>)?][] = [
     ['rules', '/rules?studio=shop'],
@@ -130,10 +135,10 @@ test('the shell: every page fits and is accessible at 1280 and 390 px', { skip }
 });
 
 test('at 390 px the navigation hides behind the burger, which opens it', { skip }, async (t) => {
-  const context = await suite.browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
+  const context = await adminContext({ width: 390, height: 844 });
   const page = await context.newPage();
   t.after(() => context.close());
-  await signIn(page, suite.service.url, ADMIN);
+  await page.goto(`${suite.service.url}/console`);
   const navigation = page.getByRole('navigation', { name: 'Main', includeHidden: true });
   const history = navigation.getByRole('link', { name: 'History', exact: true });
   await page.getByRole('heading', { name: 'Rules', level: 1 }).waitFor();
@@ -158,10 +163,9 @@ test('at 390 px the navigation hides behind the burger, which opens it', { skip 
 test('the skip link is the first stop of the keyboard and moves focus to the content', {
   skip,
 }, async (t) => {
-  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  const context = await adminContext({ width: 1280, height: 800 });
   const page = await context.newPage();
   t.after(() => context.close());
-  await signIn(page, suite.service.url, ADMIN);
   await page.goto(`${suite.service.url}/console/history`);
   await loaded(page);
   await page.keyboard.press('Tab');
@@ -178,10 +182,9 @@ test('the skip link is the first stop of the keyboard and moves focus to the con
 });
 
 test('an unknown console address shows the not-found page, with the way home', { skip }, async (t) => {
-  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  const context = await adminContext({ width: 1280, height: 800 });
   const page = await context.newPage();
   t.after(() => context.close());
-  await signIn(page, suite.service.url, ADMIN);
   for (const path of ['/rulez', '/users/someone', '/history/old/page']) {
     await page.goto(`${suite.service.url}/console${path}`);
     await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
@@ -195,10 +198,9 @@ test('an unknown console address shows the not-found page, with the way home', {
 });
 
 test('a listing on its way shows a loader, not an empty result', { skip }, async (t) => {
-  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  const context = await adminContext({ width: 1280, height: 800 });
   const page = await context.newPage();
   t.after(() => context.close());
-  await signIn(page, suite.service.url, ADMIN);
   // The listing's answer is held until the test has looked at the page.
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => {
