@@ -21,21 +21,35 @@ import {
   selectDayHourRows,
   selectHourRows,
   selectHourSearches,
+  selectHoursOfDay,
   selectSignalsOf,
   upsertHourRows,
   writeDayRows,
 } from './rollup-repository.js';
 import type { RollupCounts } from './tables.js';
 
-// Raw rows are read in pages of this many searches (on SQLite through the reader's own
-// thread), stored rollup rows in pages of this many, and rows written in chunks of this many,
-// yielding between them; a comparison yields after this many rows. An hour of a busy shop
-// has tens of thousands of rows: one answer or loop over all of them held the event loop for
-// a tenth of a second.
-const READ_PAGE = 500;
-const STORED_PAGE = 1000;
-const WRITE_CHUNK = 200;
-const COMPARE_SLICE = 5000;
+/**
+ * How much of an hour one step of a roll handles before it lets the event loop run: raw
+ * searches per page read (on SQLite through the reader's own thread), stored rollup rows per
+ * page read, rows per statement written, hourly rows per statement read to sum a day, and rows
+ * compared. An hour of a busy shop has tens of thousands of rows: one answer, statement or loop
+ * over all of them held the event loop for a tenth of a second.
+ */
+export interface RollSizes {
+  readonly readPage: number;
+  readonly storedPage: number;
+  readonly writeChunk: number;
+  readonly dayRows: number;
+  readonly compareSlice: number;
+}
+
+export const ROLL_SIZES: RollSizes = Object.freeze({
+  readPage: 500,
+  storedPage: 1000,
+  writeChunk: 200,
+  dayRows: 2000,
+  compareSlice: 5000,
+});
 
 /** What rolling an hour changed: rows written and deleted, hourly and daily. */
 export interface RollResult {
@@ -49,7 +63,7 @@ export function hourOf(at: number): number {
   return at - (at % HOUR_MS);
 }
 
-function chunks<T>(items: readonly T[], size = WRITE_CHUNK): T[][] {
+function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
@@ -59,12 +73,13 @@ function chunks<T>(items: readonly T[], size = WRITE_CHUNK): T[][] {
 async function aggregateHour(
   store: Store,
   at: ProfileHour,
+  sizes: RollSizes,
 ): Promise<{ rows: Map<string, RollupCounts>; searches: number }> {
   const rollup = new HourRollup();
   let after: { at: number; id: string } | undefined;
   let searches = 0;
   for (;;) {
-    const page = await selectHourSearches(store.reader, at, after, READ_PAGE);
+    const page = await selectHourSearches(store.reader, at, after, sizes.readPage);
     if (page.length === 0) break;
     const signals = await selectSignalsOf(
       store.reader,
@@ -78,7 +93,7 @@ async function aggregateHour(
     }
     for (const search of page as RawSearch[]) rollup.add(search, bySearch.get(search.id) ?? []);
     searches += page.length;
-    if (page.length < READ_PAGE) break;
+    if (page.length < sizes.readPage) break;
     const last = page[page.length - 1]!;
     after = { at: last.at, id: last.id };
     await yieldToEventLoop();
@@ -96,20 +111,21 @@ async function differences(
   store: Store,
   at: ProfileHour,
   fresh: ReadonlyMap<string, RollupCounts>,
+  sizes: RollSizes,
 ): Promise<{ changed: Array<RollupKey & { counts: RollupCounts }>; gone: RollupKey[] }> {
   const same = new Set<string>();
   const gone: RollupKey[] = [];
   for (const kind of ROLLUP_KINDS) {
     let after: string | undefined;
     for (;;) {
-      const page = await selectHourRows(store.reader, at, kind, after, STORED_PAGE);
+      const page = await selectHourRows(store.reader, at, kind, after, sizes.storedPage);
       for (const row of page) {
         const key = rowKey(kind, row.item);
         const counts = fresh.get(key);
         if (!counts) gone.push({ kind, item: row.item });
         else if (sameCounts(counts, row.counts)) same.add(key);
       }
-      if (page.length < STORED_PAGE) break;
+      if (page.length < sizes.storedPage) break;
       after = page[page.length - 1]!.item;
     }
   }
@@ -117,7 +133,7 @@ async function differences(
   let compared = 0;
   for (const [key, counts] of fresh) {
     if (!same.has(key)) changed.push({ ...splitRowKey(key), counts });
-    if (++compared % COMPARE_SLICE === 0) await yieldToEventLoop();
+    if (++compared % sizes.compareSlice === 0) await yieldToEventLoop();
   }
   return { changed, gone };
 }
@@ -128,27 +144,40 @@ async function differences(
  * items' hours into their day's rows, and gives the day a new change token, in one
  * transaction so an answer sees all of it or none.
  */
-export async function rollHour(store: Store, at: ProfileHour): Promise<RollResult> {
-  const { rows: fresh, searches } = await aggregateHour(store, at);
-  const { changed, gone } = await differences(store, at, fresh);
+export async function rollHour(
+  store: Store,
+  at: ProfileHour,
+  sizes: RollSizes = ROLL_SIZES,
+): Promise<RollResult> {
+  const { rows: fresh, searches } = await aggregateHour(store, at, sizes);
+  const { changed, gone } = await differences(store, at, fresh, sizes);
   if (changed.length === 0 && gone.length === 0) return { searches, written: 0, deleted: 0 };
   const day = at.hour - (at.hour % DAY_MS);
   await store.db.transaction().execute(async (trx) => {
-    for (const chunk of chunks(changed)) {
+    for (const chunk of chunks(changed, sizes.writeChunk)) {
       await upsertHourRows(trx, at, chunk);
       await yieldToEventLoop();
     }
-    for (const kind of new Set(gone.map((g) => g.kind)))
-      for (const chunk of chunks(gone.filter((g) => g.kind === kind).map((g) => g.item)))
+    for (const [kind, items] of itemsByKind(gone))
+      for (const chunk of chunks(items, sizes.writeChunk)) {
         await deleteHourRows(trx, at, kind, chunk);
-    // The day's rows of the items that changed, summed anew from their hours.
-    const touched = [...changed, ...gone];
-    for (const kind of new Set(touched.map((t) => t.kind))) {
-      const items = [...new Set(touched.filter((t) => t.kind === kind).map((t) => t.item))];
-      for (const chunk of chunks(items)) {
-        const hours = await selectDayHourRows(trx, at.app, at.profileId, kind, day, chunk);
+        await yieldToEventLoop();
+      }
+    // The day's rows of the items that changed, summed anew from their hours: each statement
+    // reads at most `dayRows` hourly rows (an item has one per hour of the day that has rows).
+    const hours = await selectHoursOfDay(trx, at.app, at.profileId, day);
+    const perChunk = Math.max(
+      1,
+      Math.min(sizes.writeChunk, Math.floor(sizes.dayRows / Math.max(1, hours.length))),
+    );
+    for (const [kind, items] of itemsByKind([...changed, ...gone]))
+      for (const chunk of chunks(items, perChunk)) {
         const byItem = new Map<string, RollupCounts[]>();
-        for (const row of hours) byItem.set(row.item, [...(byItem.get(row.item) ?? []), row.counts]);
+        for (const row of await selectDayHourRows(trx, at.app, at.profileId, kind, hours, chunk)) {
+          const counts = byItem.get(row.item);
+          if (counts) counts.push(row.counts);
+          else byItem.set(row.item, [row.counts]);
+        }
         const sums = [...byItem].map(([item, counts]) => ({ item, counts: sumCounts(counts) }));
         await writeDayRows(
           trx,
@@ -161,9 +190,19 @@ export async function rollHour(store: Store, at: ProfileHour): Promise<RollResul
         );
         await yieldToEventLoop();
       }
-    }
     // The answers' cache of this day's sums, on every node, sees the change by this token.
     await markDayChanged(trx, at.app, at.profileId, day);
   });
   return { searches, written: changed.length, deleted: gone.length };
+}
+
+/** Rollup keys' items by kind (changed and gone rows are apart, and unique within each). */
+function itemsByKind(keys: readonly RollupKey[]): Map<string, string[]> {
+  const byKind = new Map<string, string[]>();
+  for (const { kind, item } of keys) {
+    const items = byKind.get(kind);
+    if (items) items.push(item);
+    else byKind.set(kind, [item]);
+  }
+  return byKind;
 }
