@@ -1,12 +1,13 @@
 // Rolling one profile's hour again from its raw rows, and finding the hours to roll.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Store } from '../storage/database.js';
+import { TimeSlice } from '../storage/time-slice.js';
 import {
   HourRollup,
   type RawSearch,
   type RawSignal,
   ROLLUP_KINDS,
-  type RollupKey,
+  type RollupKind,
   rowKey,
   sameCounts,
   splitRowKey,
@@ -31,24 +32,25 @@ import type { RollupCounts } from './tables.js';
 /**
  * How much of an hour one step of a roll handles before it lets the event loop run: raw
  * searches per page read (on SQLite through the reader's own thread), stored rollup rows per
- * page read, rows per statement written, hourly rows per statement read to sum a day, and rows
- * compared. An hour of a busy shop has tens of thousands of rows: one answer, statement or loop
- * over all of them held the event loop for a tenth of a second.
+ * page read, rows per statement written, hourly rows per statement read to sum a day, and the
+ * time a loop over rows in memory runs. An hour of a busy shop has tens of thousands of rows:
+ * one answer, statement or loop over all of them held the event loop for a tenth of a second.
  */
 export interface RollSizes {
   readonly readPage: number;
   readonly storedPage: number;
   readonly writeChunk: number;
   readonly dayRows: number;
-  readonly compareSlice: number;
+  /** Milliseconds a loop over the hour's rows in memory runs before it yields. */
+  readonly sliceMs: number;
 }
 
 export const ROLL_SIZES: RollSizes = Object.freeze({
-  readPage: 500,
-  storedPage: 1000,
+  readPage: 250,
+  storedPage: 500,
   writeChunk: 200,
   dayRows: 2000,
-  compareSlice: 5000,
+  sliceMs: 4,
 });
 
 /** What rolling an hour changed: rows written and deleted, hourly and daily. */
@@ -101,20 +103,32 @@ async function aggregateHour(
   return { rows: rollup.rows, searches };
 }
 
+/** Items of rollup rows, by kind. */
+type ItemsByKind = Map<RollupKind, string[]>;
+
+function addItem(byKind: ItemsByKind, kind: RollupKind, item: string): void {
+  const items = byKind.get(kind);
+  if (items) items.push(item);
+  else byKind.set(kind, [item]);
+}
+
 /**
- * How the freshly counted rows differ from those the hour rolled up to last time: the rows
- * new or changed, and the keys of those no longer counted. The stored rows are read kind by
- * kind in pages and compared as they come, so they never all stay in memory (a busy hour has
- * tens of thousands, and keeping them made the garbage collector's pauses long).
+ * How the freshly counted rows differ from those the hour rolled up to last time: the items
+ * new or changed, and those no longer counted, by kind. The stored rows are read kind by kind
+ * in pages and compared as they come, so they never all stay in memory (a busy hour has
+ * tens of thousands, and keeping them made the garbage collector's pauses long); the result
+ * holds the items' names only, not an object per row.
  */
 async function differences(
   store: Store,
   at: ProfileHour,
   fresh: ReadonlyMap<string, RollupCounts>,
   sizes: RollSizes,
-): Promise<{ changed: Array<RollupKey & { counts: RollupCounts }>; gone: RollupKey[] }> {
+): Promise<{ changed: ItemsByKind; gone: ItemsByKind; count: number }> {
+  const slice = new TimeSlice(sizes.sliceMs);
   const same = new Set<string>();
-  const gone: RollupKey[] = [];
+  const gone: ItemsByKind = new Map();
+  let count = 0;
   for (const kind of ROLLUP_KINDS) {
     let after: string | undefined;
     for (;;) {
@@ -122,20 +136,25 @@ async function differences(
       for (const row of page) {
         const key = rowKey(kind, row.item);
         const counts = fresh.get(key);
-        if (!counts) gone.push({ kind, item: row.item });
-        else if (sameCounts(counts, row.counts)) same.add(key);
+        if (!counts) {
+          addItem(gone, kind, row.item);
+          count++;
+        } else if (sameCounts(counts, row.counts)) same.add(key);
       }
       if (page.length < sizes.storedPage) break;
       after = page[page.length - 1]!.item;
     }
   }
-  const changed: Array<RollupKey & { counts: RollupCounts }> = [];
-  let compared = 0;
-  for (const [key, counts] of fresh) {
-    if (!same.has(key)) changed.push({ ...splitRowKey(key), counts });
-    if (++compared % sizes.compareSlice === 0) await yieldToEventLoop();
+  const changed: ItemsByKind = new Map();
+  for (const key of fresh.keys()) {
+    if (!same.has(key)) {
+      const { kind, item } = splitRowKey(key);
+      addItem(changed, kind, item);
+      count++;
+    }
+    if (slice.due()) await slice.pass();
   }
-  return { changed, gone };
+  return { changed, gone, count };
 }
 
 /**
@@ -150,15 +169,19 @@ export async function rollHour(
   sizes: RollSizes = ROLL_SIZES,
 ): Promise<RollResult> {
   const { rows: fresh, searches } = await aggregateHour(store, at, sizes);
-  const { changed, gone } = await differences(store, at, fresh, sizes);
-  if (changed.length === 0 && gone.length === 0) return { searches, written: 0, deleted: 0 };
+  const { changed, gone, count } = await differences(store, at, fresh, sizes);
+  if (count === 0) return { searches, written: 0, deleted: 0 };
   const day = at.hour - (at.hour % DAY_MS);
-  await store.db.transaction().execute(async (trx) => {
-    for (const chunk of chunks(changed, sizes.writeChunk)) {
-      await upsertHourRows(trx, at, chunk);
-      await yieldToEventLoop();
-    }
-    for (const [kind, items] of itemsByKind(gone))
+  let written = 0;
+  await store.bulkTransaction(async (trx) => {
+    for (const [kind, items] of changed)
+      for (const chunk of chunks(items, sizes.writeChunk)) {
+        const rows = chunk.map((item) => ({ kind, item, counts: fresh.get(rowKey(kind, item))! }));
+        await upsertHourRows(trx, at, rows);
+        written += rows.length;
+        await yieldToEventLoop();
+      }
+    for (const [kind, items] of gone)
       for (const chunk of chunks(items, sizes.writeChunk)) {
         await deleteHourRows(trx, at, kind, chunk);
         await yieldToEventLoop();
@@ -170,7 +193,9 @@ export async function rollHour(
       1,
       Math.min(sizes.writeChunk, Math.floor(sizes.dayRows / Math.max(1, hours.length))),
     );
-    for (const [kind, items] of itemsByKind([...changed, ...gone]))
+    for (const kind of ROLLUP_KINDS) {
+      // Apart, and each without repeats: changed items are counted now, gone ones not.
+      const items = [...(changed.get(kind) ?? []), ...(gone.get(kind) ?? [])];
       for (const chunk of chunks(items, perChunk)) {
         const byItem = new Map<string, RollupCounts[]>();
         for (const row of await selectDayHourRows(trx, at.app, at.profileId, kind, hours, chunk)) {
@@ -190,19 +215,9 @@ export async function rollHour(
         );
         await yieldToEventLoop();
       }
+    }
     // The answers' cache of this day's sums, on every node, sees the change by this token.
     await markDayChanged(trx, at.app, at.profileId, day);
   });
-  return { searches, written: changed.length, deleted: gone.length };
-}
-
-/** Rollup keys' items by kind (changed and gone rows are apart, and unique within each). */
-function itemsByKind(keys: readonly RollupKey[]): Map<string, string[]> {
-  const byKind = new Map<string, string[]>();
-  for (const { kind, item } of keys) {
-    const items = byKind.get(kind);
-    if (items) items.push(item);
-    else byKind.set(kind, [item]);
-  }
-  return byKind;
+  return { searches, written, deleted: count - written };
 }
