@@ -4,7 +4,6 @@ import type { Store } from '../storage/database.js';
 import { TimeSlice } from '../storage/time-slice.js';
 import {
   HourRollup,
-  type RawSearch,
   type RawSignal,
   ROLLUP_KINDS,
   type RollupKind,
@@ -71,21 +70,36 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-/** Aggregates an hour's counted searches and their signals, reading page by page. */
+/**
+ * Aggregates an hour's counted searches and their signals, reading page by page in time order.
+ * A full page ends at the instant of its last search, which the next page starts at and reads
+ * whole: so no search is read twice or skipped, without an order the index does not have.
+ */
 async function aggregateHour(
   store: Store,
   at: ProfileHour,
   sizes: RollSizes,
 ): Promise<{ rows: Map<string, RollupCounts>; searches: number }> {
   const rollup = new HourRollup();
-  let after: { at: number; id: string } | undefined;
+  const end = at.hour + HOUR_MS;
+  let from = at.hour;
   let searches = 0;
   for (;;) {
-    const page = await selectHourSearches(store.reader, at, after, sizes.readPage);
-    if (page.length === 0) break;
+    const page = await selectHourSearches(store.reader, at, from, end, sizes.readPage);
+    let taken = page;
+    if (page.length === sizes.readPage) {
+      const last = page[page.length - 1]!.at;
+      taken = page.filter((search) => search.at < last);
+      if (taken.length > 0) from = last;
+      else {
+        // A page's worth of searches at one instant: that instant is read whole.
+        taken = await selectHourSearches(store.reader, at, last, last + 1);
+        from = last + 1;
+      }
+    }
     const signals = await selectSignalsOf(
       store.reader,
-      page.map((s) => s.id),
+      taken.map((s) => s.id),
     );
     const bySearch = new Map<string, RawSignal[]>();
     for (const signal of signals) {
@@ -93,11 +107,9 @@ async function aggregateHour(
       if (list) list.push(signal);
       else bySearch.set(signal.queryId, [signal]);
     }
-    for (const search of page as RawSearch[]) rollup.add(search, bySearch.get(search.id) ?? []);
-    searches += page.length;
+    for (const search of taken) rollup.add(search, bySearch.get(search.id) ?? []);
+    searches += taken.length;
     if (page.length < sizes.readPage) break;
-    const last = page[page.length - 1]!;
-    after = { at: last.at, id: last.id };
     await yieldToEventLoop();
   }
   return { rows: rollup.rows, searches };

@@ -53,7 +53,9 @@ for (const engine of engines) {
       const fresh = await freshStore(engine);
       t.after(() => fresh.close());
       const { store } = fresh;
-      const ids = await insertSearches(store.db, [...searchesOf(H9, 40), ...searchesOf(H10, 60)]);
+      // Four searches an instant, and a burst of more than a page at one instant.
+      const burst = searchesOf(H10, 10, 100).map((search) => ({ ...search, at: H10 + 4500 }));
+      const ids = await insertSearches(store.db, [...searchesOf(H9, 40), ...searchesOf(H10, 60), ...burst]);
       await insertSignals(
         store.db,
         ids
