@@ -47,8 +47,8 @@ export interface RollSizes {
 export const ROLL_SIZES: RollSizes = Object.freeze({
   readPage: 250,
   storedPage: 500,
-  writeChunk: 200,
-  dayRows: 2000,
+  writeChunk: 100,
+  dayRows: 1000,
   sliceMs: 4,
 });
 
