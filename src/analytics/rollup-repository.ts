@@ -23,26 +23,29 @@ function countsOf(row: RollupCounts): RollupCounts {
   return counts;
 }
 
-/** One page of an hour's counted searches, in (at, id) order after `after`. */
+/**
+ * The first `limit` of a profile's counted searches in [from, before), in time order (all of
+ * them without a limit). The order is the index's own, (app, profile_id, at), so a page reads
+ * its own rows only, whatever the planner's statistics: ordered by (at, id), it sorted all of
+ * the hour's rows after its start for every page, and a roll of n searches read about n²/500.
+ */
 export async function selectHourSearches(
   db: Kysely<Database>,
-  { app, profileId, hour }: ProfileHour,
-  after: { at: number; id: string } | undefined,
-  limit: number,
+  { app, profileId }: ProfileHour,
+  from: number,
+  before: number,
+  limit?: number,
 ): Promise<RawSearch[]> {
-  let query = db
+  const query = db
     .selectFrom('search_signal')
     .select(['id', 'query_key', 'at', 'hits', 'doc_ids', 'rule_ids', 'experiment', 'variant'])
     .where('app', '=', app)
     .where('profile_id', '=', profileId)
-    .where('at', '>=', hour)
-    .where('at', '<', hour + HOUR_MS)
-    .where('counted', '=', 1);
-  if (after)
-    query = query.where((eb) =>
-      eb.or([eb('at', '>', after.at), eb.and([eb('at', '=', after.at), eb('id', '>', after.id)])]),
-    );
-  const rows = await query.orderBy('at').orderBy('id').limit(limit).execute();
+    .where('at', '>=', from)
+    .where('at', '<', before)
+    .where('counted', '=', 1)
+    .orderBy('at');
+  const rows = await (limit === undefined ? query : query.limit(limit)).execute();
   return rows.map((row) => ({
     id: row.id,
     queryKey: row.query_key,
@@ -141,23 +144,50 @@ export async function deleteHourRows(
     .execute();
 }
 
-/** The hourly rows of these items of one kind within a day, to sum into the day's rows. */
+/**
+ * The hours of a profile's day that have rows: those with a total row, as every counted search
+ * adds to its hour's total.
+ */
+export async function selectHoursOfDay(
+  trx: Transaction<Database>,
+  app: string,
+  profileId: string,
+  day: number,
+): Promise<number[]> {
+  const rows = await trx
+    .selectFrom('analytics_hour')
+    .select('hour')
+    .where('app', '=', app)
+    .where('profile_id', '=', profileId)
+    .where('kind', '=', 'total')
+    .where('hour', '>=', day)
+    .where('hour', '<', day + DAY_MS)
+    .execute();
+  return rows.map((row) => Number(row.hour));
+}
+
+/**
+ * The hourly rows of these items of one kind in these hours, to sum into the day's rows. The
+ * hours are listed rather than given as the day's range, so that each (hour, item) is one seek
+ * along the primary key: under a range of hours, the items were looked for among all of the
+ * day's rows of the kind, for every few hundred items again.
+ */
 export async function selectDayHourRows(
   trx: Transaction<Database>,
   app: string,
   profileId: string,
   kind: string,
-  day: number,
+  hours: readonly number[],
   items: readonly string[],
 ) {
+  if (hours.length === 0 || items.length === 0) return [];
   const rows = await trx
     .selectFrom('analytics_hour')
     .selectAll()
     .where('app', '=', app)
     .where('profile_id', '=', profileId)
     .where('kind', '=', kind)
-    .where('hour', '>=', day)
-    .where('hour', '<', day + DAY_MS)
+    .where('hour', 'in', hours)
     .where('item', 'in', items)
     .execute();
   return rows.map((row) => ({ item: row.item, counts: countsOf(row) }));

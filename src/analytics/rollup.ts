@@ -1,12 +1,12 @@
 // Rolling one profile's hour again from its raw rows, and finding the hours to roll.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Store } from '../storage/database.js';
+import { TimeSlice } from '../storage/time-slice.js';
 import {
   HourRollup,
-  type RawSearch,
   type RawSignal,
   ROLLUP_KINDS,
-  type RollupKey,
+  type RollupKind,
   rowKey,
   sameCounts,
   splitRowKey,
@@ -21,21 +21,36 @@ import {
   selectDayHourRows,
   selectHourRows,
   selectHourSearches,
+  selectHoursOfDay,
   selectSignalsOf,
   upsertHourRows,
   writeDayRows,
 } from './rollup-repository.js';
 import type { RollupCounts } from './tables.js';
 
-// Raw rows are read in pages of this many searches (on SQLite through the reader's own
-// thread), stored rollup rows in pages of this many, and rows written in chunks of this many,
-// yielding between them; a comparison yields after this many rows. An hour of a busy shop
-// has tens of thousands of rows: one answer or loop over all of them held the event loop for
-// a tenth of a second.
-const READ_PAGE = 500;
-const STORED_PAGE = 1000;
-const WRITE_CHUNK = 200;
-const COMPARE_SLICE = 5000;
+/**
+ * How much of an hour one step of a roll handles before it lets the event loop run: raw
+ * searches per page read (on SQLite through the reader's own thread), stored rollup rows per
+ * page read, rows per statement written, hourly rows per statement read to sum a day, and the
+ * time a loop over rows in memory runs. An hour of a busy shop has tens of thousands of rows:
+ * one answer, statement or loop over all of them held the event loop for a tenth of a second.
+ */
+export interface RollSizes {
+  readonly readPage: number;
+  readonly storedPage: number;
+  readonly writeChunk: number;
+  readonly dayRows: number;
+  /** Milliseconds a loop over the hour's rows in memory runs before it yields. */
+  readonly sliceMs: number;
+}
+
+export const ROLL_SIZES: RollSizes = Object.freeze({
+  readPage: 250,
+  storedPage: 500,
+  writeChunk: 100,
+  dayRows: 1000,
+  sliceMs: 4,
+});
 
 /** What rolling an hour changed: rows written and deleted, hourly and daily. */
 export interface RollResult {
@@ -49,26 +64,42 @@ export function hourOf(at: number): number {
   return at - (at % HOUR_MS);
 }
 
-function chunks<T>(items: readonly T[], size = WRITE_CHUNK): T[][] {
+function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
 
-/** Aggregates an hour's counted searches and their signals, reading page by page. */
+/**
+ * Aggregates an hour's counted searches and their signals, reading page by page in time order.
+ * A full page ends at the instant of its last search, which the next page starts at and reads
+ * whole: so no search is read twice or skipped, without an order the index does not have.
+ */
 async function aggregateHour(
   store: Store,
   at: ProfileHour,
+  sizes: RollSizes,
 ): Promise<{ rows: Map<string, RollupCounts>; searches: number }> {
   const rollup = new HourRollup();
-  let after: { at: number; id: string } | undefined;
+  const end = at.hour + HOUR_MS;
+  let from = at.hour;
   let searches = 0;
   for (;;) {
-    const page = await selectHourSearches(store.reader, at, after, READ_PAGE);
-    if (page.length === 0) break;
+    const page = await selectHourSearches(store.reader, at, from, end, sizes.readPage);
+    let taken = page;
+    if (page.length === sizes.readPage) {
+      const last = page[page.length - 1]!.at;
+      taken = page.filter((search) => search.at < last);
+      if (taken.length > 0) from = last;
+      else {
+        // A page's worth of searches at one instant: that instant is read whole.
+        taken = await selectHourSearches(store.reader, at, last, last + 1);
+        from = last + 1;
+      }
+    }
     const signals = await selectSignalsOf(
       store.reader,
-      page.map((s) => s.id),
+      taken.map((s) => s.id),
     );
     const bySearch = new Map<string, RawSignal[]>();
     for (const signal of signals) {
@@ -76,50 +107,66 @@ async function aggregateHour(
       if (list) list.push(signal);
       else bySearch.set(signal.queryId, [signal]);
     }
-    for (const search of page as RawSearch[]) rollup.add(search, bySearch.get(search.id) ?? []);
-    searches += page.length;
-    if (page.length < READ_PAGE) break;
-    const last = page[page.length - 1]!;
-    after = { at: last.at, id: last.id };
+    for (const search of taken) rollup.add(search, bySearch.get(search.id) ?? []);
+    searches += taken.length;
+    if (page.length < sizes.readPage) break;
     await yieldToEventLoop();
   }
   return { rows: rollup.rows, searches };
 }
 
+/** Items of rollup rows, by kind. */
+type ItemsByKind = Map<RollupKind, string[]>;
+
+function addItem(byKind: ItemsByKind, kind: RollupKind, item: string): void {
+  const items = byKind.get(kind);
+  if (items) items.push(item);
+  else byKind.set(kind, [item]);
+}
+
 /**
- * How the freshly counted rows differ from those the hour rolled up to last time: the rows
- * new or changed, and the keys of those no longer counted. The stored rows are read kind by
- * kind in pages and compared as they come, so they never all stay in memory (a busy hour has
- * tens of thousands, and keeping them made the garbage collector's pauses long).
+ * How the freshly counted rows differ from those the hour rolled up to last time: the items
+ * new or changed, and those no longer counted, by kind. The stored rows are read kind by kind
+ * in pages and compared as they come, so they never all stay in memory (a busy hour has
+ * tens of thousands, and keeping them made the garbage collector's pauses long); the result
+ * holds the items' names only, not an object per row.
  */
 async function differences(
   store: Store,
   at: ProfileHour,
   fresh: ReadonlyMap<string, RollupCounts>,
-): Promise<{ changed: Array<RollupKey & { counts: RollupCounts }>; gone: RollupKey[] }> {
+  sizes: RollSizes,
+): Promise<{ changed: ItemsByKind; gone: ItemsByKind; count: number }> {
+  const slice = new TimeSlice(sizes.sliceMs);
   const same = new Set<string>();
-  const gone: RollupKey[] = [];
+  const gone: ItemsByKind = new Map();
+  let count = 0;
   for (const kind of ROLLUP_KINDS) {
     let after: string | undefined;
     for (;;) {
-      const page = await selectHourRows(store.reader, at, kind, after, STORED_PAGE);
+      const page = await selectHourRows(store.reader, at, kind, after, sizes.storedPage);
       for (const row of page) {
         const key = rowKey(kind, row.item);
         const counts = fresh.get(key);
-        if (!counts) gone.push({ kind, item: row.item });
-        else if (sameCounts(counts, row.counts)) same.add(key);
+        if (!counts) {
+          addItem(gone, kind, row.item);
+          count++;
+        } else if (sameCounts(counts, row.counts)) same.add(key);
       }
-      if (page.length < STORED_PAGE) break;
+      if (page.length < sizes.storedPage) break;
       after = page[page.length - 1]!.item;
     }
   }
-  const changed: Array<RollupKey & { counts: RollupCounts }> = [];
-  let compared = 0;
-  for (const [key, counts] of fresh) {
-    if (!same.has(key)) changed.push({ ...splitRowKey(key), counts });
-    if (++compared % COMPARE_SLICE === 0) await yieldToEventLoop();
+  const changed: ItemsByKind = new Map();
+  for (const key of fresh.keys()) {
+    if (!same.has(key)) {
+      const { kind, item } = splitRowKey(key);
+      addItem(changed, kind, item);
+      count++;
+    }
+    if (slice.due()) await slice.pass();
   }
-  return { changed, gone };
+  return { changed, gone, count };
 }
 
 /**
@@ -128,27 +175,46 @@ async function differences(
  * items' hours into their day's rows, and gives the day a new change token, in one
  * transaction so an answer sees all of it or none.
  */
-export async function rollHour(store: Store, at: ProfileHour): Promise<RollResult> {
-  const { rows: fresh, searches } = await aggregateHour(store, at);
-  const { changed, gone } = await differences(store, at, fresh);
-  if (changed.length === 0 && gone.length === 0) return { searches, written: 0, deleted: 0 };
+export async function rollHour(
+  store: Store,
+  at: ProfileHour,
+  sizes: RollSizes = ROLL_SIZES,
+): Promise<RollResult> {
+  const { rows: fresh, searches } = await aggregateHour(store, at, sizes);
+  const { changed, gone, count } = await differences(store, at, fresh, sizes);
+  if (count === 0) return { searches, written: 0, deleted: 0 };
   const day = at.hour - (at.hour % DAY_MS);
-  await store.db.transaction().execute(async (trx) => {
-    for (const chunk of chunks(changed)) {
-      await upsertHourRows(trx, at, chunk);
-      await yieldToEventLoop();
-    }
-    for (const kind of new Set(gone.map((g) => g.kind)))
-      for (const chunk of chunks(gone.filter((g) => g.kind === kind).map((g) => g.item)))
+  let written = 0;
+  await store.bulkTransaction(async (trx) => {
+    for (const [kind, items] of changed)
+      for (const chunk of chunks(items, sizes.writeChunk)) {
+        const rows = chunk.map((item) => ({ kind, item, counts: fresh.get(rowKey(kind, item))! }));
+        await upsertHourRows(trx, at, rows);
+        written += rows.length;
+        await yieldToEventLoop();
+      }
+    for (const [kind, items] of gone)
+      for (const chunk of chunks(items, sizes.writeChunk)) {
         await deleteHourRows(trx, at, kind, chunk);
-    // The day's rows of the items that changed, summed anew from their hours.
-    const touched = [...changed, ...gone];
-    for (const kind of new Set(touched.map((t) => t.kind))) {
-      const items = [...new Set(touched.filter((t) => t.kind === kind).map((t) => t.item))];
-      for (const chunk of chunks(items)) {
-        const hours = await selectDayHourRows(trx, at.app, at.profileId, kind, day, chunk);
+        await yieldToEventLoop();
+      }
+    // The day's rows of the items that changed, summed anew from their hours: each statement
+    // reads at most `dayRows` hourly rows (an item has one per hour of the day that has rows).
+    const hours = await selectHoursOfDay(trx, at.app, at.profileId, day);
+    const perChunk = Math.max(
+      1,
+      Math.min(sizes.writeChunk, Math.floor(sizes.dayRows / Math.max(1, hours.length))),
+    );
+    for (const kind of ROLLUP_KINDS) {
+      // Apart, and each without repeats: changed items are counted now, gone ones not.
+      const items = [...(changed.get(kind) ?? []), ...(gone.get(kind) ?? [])];
+      for (const chunk of chunks(items, perChunk)) {
         const byItem = new Map<string, RollupCounts[]>();
-        for (const row of hours) byItem.set(row.item, [...(byItem.get(row.item) ?? []), row.counts]);
+        for (const row of await selectDayHourRows(trx, at.app, at.profileId, kind, hours, chunk)) {
+          const counts = byItem.get(row.item);
+          if (counts) counts.push(row.counts);
+          else byItem.set(row.item, [row.counts]);
+        }
         const sums = [...byItem].map(([item, counts]) => ({ item, counts: sumCounts(counts) }));
         await writeDayRows(
           trx,
@@ -165,5 +231,5 @@ export async function rollHour(store: Store, at: ProfileHour): Promise<RollResul
     // The answers' cache of this day's sums, on every node, sees the change by this token.
     await markDayChanged(trx, at.app, at.profileId, day);
   });
-  return { searches, written: changed.length, deleted: gone.length };
+  return { searches, written, deleted: count - written };
 }

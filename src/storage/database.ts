@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { type BulkTransaction, plainBulkTransaction, sqliteBulkTransaction } from './bulk-transaction.js';
 import { prepareDirectory } from './directory.js';
 import { guardedPool } from './guarded-pool.js';
 import { LiteralLimits } from './literal-limits.js';
@@ -36,6 +37,11 @@ export interface Store {
    * PostgreSQL it is `db`. It reads committed data only: never use it inside a transaction.
    */
   readonly reader: Kysely<Database>;
+  /**
+   * One transaction on `db` that writes many rows at once: on SQLite its commit leaves the
+   * disk's waits off the event loop (bulk-transaction.ts); on PostgreSQL it is a plain one.
+   */
+  readonly bulkTransaction: BulkTransaction;
   /** How the connections are used (in use, waiting, errors); SQLite has one, which work queues for. */
   readonly pool: PoolStats;
   close(): Promise<void>;
@@ -87,6 +93,7 @@ function openSqlite(dataDir: string, busyTimeoutMs: number): Store {
   });
   recordBusyWait(db, busyTimeoutMs);
   const reader = sqliteReader(sqliteFile(dataDir));
+  const bulkTransaction = sqliteBulkTransaction(db, sqliteFile(dataDir), reader.checkpoint);
   const points = pointReadConnection(sqliteFile(dataDir));
   registerPointReads(db, points.reads);
   return {
@@ -94,10 +101,11 @@ function openSqlite(dataDir: string, busyTimeoutMs: number): Store {
     engine: 'sqlite',
     notifications: undefined,
     synchronousDriver: true,
-    reader,
+    reader: reader.db,
+    bulkTransaction,
     pool,
     close: async () => {
-      await reader.destroy();
+      await reader.db.destroy();
       // Before the main connection, which then closes last and so checkpoints and removes the WAL.
       points.close();
       await db.destroy();
@@ -204,6 +212,7 @@ function openPostgres(url: string, options: StoreOptions): Store {
     notifications: postgresNotifications(url, options.pgSchema || undefined),
     synchronousDriver: false,
     reader: db,
+    bulkTransaction: plainBulkTransaction(db),
     pool: stats,
     close: () => db.destroy(),
   };

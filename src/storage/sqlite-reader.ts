@@ -18,15 +18,23 @@ import {
 import { LiteralLimits } from './literal-limits.js';
 import type { Database } from './schema.js';
 
-// The worker's code, run as CommonJS: opens the file read-only and answers each message.
+// The worker's code, run as CommonJS: opens the file read-only and answers each message. A
+// checkpoint (copying the write-ahead log into the database file) needs a connection that may
+// write: one is opened for it on the first, and never writes a row.
 const WORKER_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 const statements = new Map();
-parentPort.on('message', ({ id, sql, parameters }) => {
+let checkpointer;
+parentPort.on('message', ({ id, sql, parameters, checkpoint }) => {
   try {
+    if (checkpoint) {
+      checkpointer ??= new Database(workerData.file, { fileMustExist: true });
+      parentPort.postMessage({ id, rows: checkpointer.pragma('wal_checkpoint(PASSIVE)') });
+      return;
+    }
     let statement = statements.get(sql);
     if (!statement) {
       statement = db.prepare(sql);
@@ -53,13 +61,22 @@ class WorkerConnection implements DatabaseConnection {
   constructor(private readonly file: string) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const rows = await this.ask({ sql: query.sql, parameters: query.parameters });
+    return { rows: rows as R[] };
+  }
+
+  /** A passive checkpoint on the worker's thread: it copies what it can and waits for no one. */
+  async checkpoint(): Promise<void> {
+    await this.ask({ checkpoint: true });
+  }
+
+  private ask(message: object): Promise<unknown[]> {
     const worker = this.started();
     const id = this.nextId++;
-    const rows = await new Promise<unknown[]>((resolve, reject) => {
+    return new Promise<unknown[]>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, sql: query.sql, parameters: query.parameters });
+      worker.postMessage({ id, ...message });
     });
-    return { rows: rows as R[] };
   }
 
   // biome-ignore lint/correctness/useYield: the reader answers whole results only.
@@ -101,11 +118,7 @@ class WorkerConnection implements DatabaseConnection {
 }
 
 class WorkerDriver implements Driver {
-  private readonly connection: WorkerConnection;
-
-  constructor(file: string) {
-    this.connection = new WorkerConnection(file);
-  }
+  constructor(private readonly connection: WorkerConnection) {}
 
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -122,15 +135,20 @@ class WorkerDriver implements Driver {
   }
 }
 
-/** A read-only handle on the SQLite file whose statements run on a worker thread. */
-export function sqliteReader(file: string): Kysely<Database> {
-  return new Kysely<Database>({
+/**
+ * A read-only handle on the SQLite file whose statements run on a worker thread, and
+ * checkpoints of its write-ahead log run on that thread too.
+ */
+export function sqliteReader(file: string): { db: Kysely<Database>; checkpoint(): Promise<void> } {
+  const connection = new WorkerConnection(file);
+  const db = new Kysely<Database>({
     dialect: {
       createAdapter: () => new SqliteAdapter(),
-      createDriver: () => new WorkerDriver(file),
+      createDriver: () => new WorkerDriver(connection),
       createIntrospector: (db) => new SqliteIntrospector(db),
       createQueryCompiler: () => new SqliteQueryCompiler(),
     },
     plugins: [new LiteralLimits()],
   });
+  return { db, checkpoint: () => connection.checkpoint() };
 }
