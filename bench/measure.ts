@@ -63,8 +63,9 @@ export interface InterleavedSide {
 /**
  * The sides' requests in turn on every connection (the first side's, the second's, …, the
  * first's again): each answer's time is the side's, and every moment of the machine, however
- * fast its cores run then, is shared by all sides alike. The turn's order is rotated over as
- * many legs as there are sides, `seconds` in all, so no side always follows the same one.
+ * fast its cores run then, is shared by all sides alike. The turn goes round in both
+ * directions, starting with each side in turn, `seconds` in all: so no side always follows
+ * the same one, whose leftovers (a write it queued, garbage it left) it would always meet.
  * Answers each side's count of answers and mean time to answer (ms). On a closed loop of
  * `connections`, a side's throughput is the connections over its time to answer, so the ratio
  * of two sides' means is the ratio of their throughputs, measured at the same moments rather
@@ -77,12 +78,15 @@ export async function interleaved(
   sides: readonly InterleavedSide[],
 ): Promise<{ answers: number; meanMs: number }[]> {
   const totals = sides.map(() => ({ answers: 0, ms: 0 }));
-  for (let leg = 0; leg < sides.length; leg++) {
-    const order = sides.map((_, i) => (i + leg) % sides.length);
+  const forward = sides.map((_, i) => i);
+  const legs = [forward, [...forward].reverse()].flatMap((cycle) =>
+    cycle.map((_, shift) => cycle.map((_, i) => cycle[(i + shift) % cycle.length]!)),
+  );
+  for (const order of legs) {
     const taken = await inTurn(
       url,
       connections,
-      seconds / sides.length,
+      seconds / legs.length,
       order.map((i) => sides[i]!),
     );
     order.forEach((side, i) => {
