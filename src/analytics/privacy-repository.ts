@@ -1,16 +1,11 @@
 // The SQL of a privacy request: one shopper's raw rows of an app, found and deleted.
 import type { Kysely } from 'kysely';
+import { chunks } from '../storage/chunks.js';
 import type { Database } from '../storage/schema.js';
 import type { ProfileHour } from './rollup-repository.js';
 import { HOUR_MS } from './rollup-repository.js';
 
 const CHUNK = 500;
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
 
 type ShopperSearch = { id: string; profile_id: string; at: number | string };
 
@@ -102,7 +97,7 @@ export async function deleteShopperRows(
     signalIds.add(row.id);
     if (row.query_id !== null) attributedTo.add(row.query_id);
   }
-  for (const chunk of chunks(searchIds))
+  for (const chunk of chunks(searchIds, CHUNK))
     for (const row of await trx.selectFrom('signal').select('id').where('query_id', 'in', chunk).execute())
       signalIds.add(row.id);
   // The hours of the searches that lose a signal, the shopper's or not.
@@ -112,7 +107,7 @@ export async function deleteShopperRows(
     touched.set(`${profileId}\u0000${hour}`, { app, profileId, hour });
   };
   for (const s of searches) touch(s.profile_id, Number(s.at));
-  for (const chunk of chunks([...attributedTo]))
+  for (const chunk of chunks([...attributedTo], CHUNK))
     for (const s of await trx
       .selectFrom('search_signal')
       .select(['profile_id', 'at'])
@@ -120,9 +115,9 @@ export async function deleteShopperRows(
       .where('id', 'in', chunk)
       .execute())
       touch(s.profile_id, Number(s.at));
-  for (const chunk of chunks([...signalIds]))
+  for (const chunk of chunks([...signalIds], CHUNK))
     await trx.deleteFrom('signal').where('id', 'in', chunk).execute();
-  for (const chunk of chunks(searchIds))
+  for (const chunk of chunks(searchIds, CHUNK))
     await trx.deleteFrom('search_signal').where('id', 'in', chunk).execute();
   return { searches: searchIds.length, signals: signalIds.size, hours: [...touched.values()] };
 }

@@ -1,5 +1,6 @@
 // Rolling one profile's hour again from its raw rows, and finding the hours to roll.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { chunks } from '../storage/chunks.js';
 import type { Store } from '../storage/database.js';
 import { TimeSlice } from '../storage/time-slice.js';
 import {
@@ -62,12 +63,6 @@ export interface RollResult {
 /** The hour (epoch ms of its start, UTC) an instant falls in. */
 export function hourOf(at: number): number {
   return at - (at % HOUR_MS);
-}
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { chunks } from '../storage/chunks.js';
 import type { Database } from '../storage/schema.js';
 import type { TypeaheadInstanceTable } from './tables.js';
 
@@ -17,12 +18,6 @@ export interface TopTermRow {
 
 // Rows per multi-row statement: far below both engines' parameter limits.
 const ROWS_PER_STATEMENT = 500;
-
-function chunks<T>(rows: readonly T[], size = ROWS_PER_STATEMENT): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
-  return out;
-}
 
 export async function insertInstance(db: Kysely<Database>, row: InstanceRow): Promise<void> {
   await db.insertInto('typeahead_instance').values(row).execute();
@@ -82,7 +77,7 @@ export async function deleteTermsByKey(
   list: TermListName,
   keys: readonly string[],
 ): Promise<void> {
-  for (const part of chunks([...keys].sort())) {
+  for (const part of chunks([...keys].sort(), ROWS_PER_STATEMENT)) {
     await db
       .deleteFrom('typeahead_term')
       .where('instance_id', '=', id)
@@ -97,7 +92,7 @@ export async function insertTerms(db: Kysely<Database>, id: string, rows: readon
   const sorted = [...rows].sort((a, b) =>
     a.list < b.list ? -1 : a.list > b.list ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
   );
-  for (const part of chunks(sorted)) {
+  for (const part of chunks(sorted, ROWS_PER_STATEMENT)) {
     await db
       .insertInto('typeahead_term')
       .values(part.map((row) => ({ instance_id: id, ...row })))
@@ -132,7 +127,7 @@ export async function replaceTopTerms(
   rows: readonly TopTermRow[],
 ): Promise<void> {
   await db.deleteFrom('typeahead_top_term').where('instance_id', '=', id).execute();
-  for (const part of chunks(rows)) {
+  for (const part of chunks(rows, ROWS_PER_STATEMENT)) {
     await db
       .insertInto('typeahead_top_term')
       .values(part.map((row) => ({ instance_id: id, ...row })))
@@ -204,7 +199,7 @@ export async function selectDisplayForms(
   keys: readonly string[],
 ): Promise<Map<string, string>> {
   const best = new Map<string, { form: string; count: number }>();
-  for (const part of chunks(keys)) {
+  for (const part of chunks(keys, ROWS_PER_STATEMENT)) {
     const rows = await db
       .selectFrom('typeahead_search_form')
       .select(['key', 'form', 'count'])
