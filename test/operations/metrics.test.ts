@@ -262,7 +262,7 @@ describe('database pool errors on postgres', { skip: await skipReason('postgres'
         const counted = await metric(app, 'searchdeck_db_pool_errors_total', { kind: 'connection-lost' });
         return counted >= ended ? counted : false;
       },
-      { within: 2000, every: 20, message: `${ended} lost connections were not counted` },
+      { within: 10_000, every: 20, message: `${ended} lost connections were not counted` },
     );
     assert.equal(lost, ended);
     const logged = log.lines.map((line) => JSON.parse(line)).filter((l) => l.msg === 'database pool error');
